@@ -1,0 +1,60 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/connect.ts';
+import type { AppContext } from './platform/context.ts';
+import { installErrorHandling } from './platform/errors.ts';
+import { createMailer, type Mailer } from './platform/mail.ts';
+import { installSameOriginGuard } from './platform/same-origin.ts';
+import { installSpa } from './platform/spa.ts';
+import { installSessionResolver } from './features/auth/session.ts';
+import { sessionRoutes } from './features/auth/session.routes.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { feedbackRoutes } from './features/feedback/feedback.routes.ts';
+
+export interface BuildOptions {
+  /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
+  mailer?: Mailer;
+  logger?: boolean;
+}
+
+export type App = FastifyInstance & { ctx: AppContext };
+
+/** Builds the whole server from a config; only main.ts listens. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  installErrorHandling(app);
+  // Only JSON and multipart bodies are accepted; anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  app.addHook('onClose', () => database.close());
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    mailer:
+      options.mailer ??
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    log: app.log,
+  };
+
+  // external
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  // platform
+  installSameOriginGuard(app, config.publicUrl);
+  installSessionResolver(app, ctx.db);
+  // features
+  await app.register(healthRoutes(ctx));
+  await app.register(sessionRoutes(ctx));
+  await app.register(feedbackRoutes(ctx));
+
+  await installSpa(app, config.webDist);
+  return Object.assign(app, { ctx }) as App;
+}

@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'sb-config-'));
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults', () => {
+    const cwd = dir();
+    const c = loadConfig({}, cwd);
+    expect(c).toMatchObject({
+      port: 3000,
+      dataDir: path.join(cwd, 'data'),
+      storage: 'fs',
+      publicUrl: 'http://localhost:3000',
+    });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.secretKey.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({}, cwd).secretKey).toBe(c.secretKey);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'not a url' }, /DATABASE_URL/],
+    [{ STORAGE: 'ftp' }, /STORAGE/],
+    [{ STORAGE: 's3' }, /S3_BUCKET/],
+    [{ OIDC_ISSUER: 'https://id.example' }, /OIDC_CLIENT_ID/],
+    [{ SECRET_KEY: 'short' }, /SECRET_KEY/],
+  ])('fails fast on %j', (env, message) => {
+    expect(() => loadConfig(env, dir())).toThrow(ConfigError);
+    expect(() => loadConfig(env, dir())).toThrow(message);
+  });
+});

@@ -1,0 +1,159 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  name: string;
+}
+
+export interface S3Config {
+  endpoint?: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  databaseUrl?: string;
+  /** Schema for every table (PostgreSQL leg of the tests runs each suite in its own database). */
+  smtpUrl?: string;
+  mailFrom: string;
+  storage: 'fs' | 's3';
+  s3?: S3Config;
+  oidc?: OidcConfig;
+  canvasUrls: { UCLA?: string; CMU?: string; WISC?: string };
+  google?: { clientId: string; clientSecret: string; authUrl: string; tokenUrl: string; apiUrl: string };
+  llm?: { baseUrl: string; apiKey?: string; model: string };
+  secretKey: string;
+  /** Serve the built SPA from this folder when it exists. */
+  webDist?: string;
+  logLevel: string;
+  /** Turn off per-IP/e-mail rate limits (never in production; some tests need bursts). */
+  rateLimits: boolean;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, key: string): string | undefined {
+  const v = env[key]?.trim();
+  return v ? v : undefined;
+}
+
+function url(env: Env, key: string, fallback?: string): string | undefined {
+  const v = str(env, key) ?? fallback;
+  if (v === undefined) return undefined;
+  try {
+    const u = new URL(v);
+    if (!/^(https?|postgres(ql)?|smtps?|s3):$/.test(u.protocol)) throw new Error('protocol');
+  } catch {
+    throw new ConfigError(`${key} must be a valid URL, got "${v}"`);
+  }
+  return v.replace(/\/$/, '');
+}
+
+function port(env: Env): number {
+  const raw = str(env, 'PORT') ?? '3000';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(`PORT must be an integer between 0 and 65535, got "${raw}"`);
+  }
+  return n;
+}
+
+function bool(env: Env, key: string, fallback: boolean): boolean {
+  const v = str(env, key);
+  if (v === undefined) return fallback;
+  if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
+  throw new ConfigError(`${key} must be true or false, got "${v}"`);
+}
+
+function requireAll<T extends string>(env: Env, keys: readonly T[], group: string): Record<T, string> | undefined {
+  const present = keys.filter((k) => str(env, k));
+  if (present.length === 0) return undefined;
+  const missing = keys.filter((k) => !str(env, k));
+  if (missing.length) throw new ConfigError(`${group} needs ${missing.join(', ')} as well`);
+  return Object.fromEntries(keys.map((k) => [k, str(env, k)!])) as Record<T, string>;
+}
+
+/** A secret kept in DATA_DIR so restarts decrypt what earlier runs encrypted. */
+function secretKey(env: Env, dataDir: string): string {
+  const given = str(env, 'SECRET_KEY');
+  if (given) {
+    if (given.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
+    return given;
+  }
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const p = port(env);
+  const dataDir = path.resolve(cwd, str(env, 'DATA_DIR') ?? 'data');
+  const storage = str(env, 'STORAGE') ?? 'fs';
+  if (storage !== 'fs' && storage !== 's3') throw new ConfigError(`STORAGE must be "fs" or "s3", got "${storage}"`);
+  const s3 = requireAll(env, ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const, 'S3 storage');
+  if (storage === 's3' && !s3)
+    throw new ConfigError('STORAGE=s3 needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+  const oidc = requireAll(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const, 'Social sign-in');
+  const google = requireAll(env, ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const, 'Google Calendar');
+  const llmBase = url(env, 'LLM_BASE_URL');
+  return {
+    port: p,
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    publicUrl: url(env, 'PUBLIC_URL') ?? `http://localhost:${p}`,
+    databaseUrl: url(env, 'DATABASE_URL'),
+    smtpUrl: url(env, 'SMTP_URL'),
+    mailFrom: str(env, 'MAIL_FROM') ?? 'StudyBuddy <no-reply@studybuddy.local>',
+    storage,
+    s3: s3 && {
+      endpoint: url(env, 'S3_ENDPOINT'),
+      bucket: s3.S3_BUCKET,
+      accessKeyId: s3.S3_ACCESS_KEY_ID,
+      secretAccessKey: s3.S3_SECRET_ACCESS_KEY,
+      region: str(env, 'S3_REGION') ?? 'us-east-1',
+    },
+    oidc: oidc && {
+      issuer: url(env, 'OIDC_ISSUER')!,
+      clientId: oidc.OIDC_CLIENT_ID,
+      clientSecret: oidc.OIDC_CLIENT_SECRET,
+      name: str(env, 'OIDC_NAME') ?? 'Google',
+    },
+    canvasUrls: {
+      UCLA: url(env, 'CANVAS_URL_UCLA'),
+      CMU: url(env, 'CANVAS_URL_CMU'),
+      WISC: url(env, 'CANVAS_URL_WISC'),
+    },
+    google: google && {
+      clientId: google.GOOGLE_CLIENT_ID,
+      clientSecret: google.GOOGLE_CLIENT_SECRET,
+      authUrl: url(env, 'GOOGLE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth')!,
+      tokenUrl: url(env, 'GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token')!,
+      apiUrl: url(env, 'GOOGLE_CALENDAR_API_URL', 'https://www.googleapis.com/calendar/v3')!,
+    },
+    llm: llmBase
+      ? { baseUrl: llmBase, apiKey: str(env, 'LLM_API_KEY'), model: str(env, 'LLM_MODEL') ?? 'gpt-4o-mini' }
+      : undefined,
+    secretKey: secretKey(env, dataDir),
+    webDist: str(env, 'WEB_DIST'),
+    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    rateLimits: bool(env, 'RATE_LIMITS', true),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+}

@@ -1,0 +1,28 @@
+/** Every route of spec §2 and the one function that builds e-mail action links. */
+export const ROUTES = {
+  signup: '/signup',
+  login: '/login',
+  verify: '/verify',
+  verifyEmail: '/verify-email',
+  resetPassword: '/reset-password',
+  home: '/',
+  profile: '/profile',
+  matchmaking: '/matchmaking',
+  friends: '/friends',
+  groups: '/groups',
+  assignments: '/assignments',
+  courses: '/courses',
+  notifications: '/notifications',
+  feedback: '/feedback',
+  terms: '/terms',
+  privacy: '/privacy',
+} as const;
+
+export type ActionMode = 'verifyEmail' | 'resetPassword';
+
+export function actionLink(publicUrl: string, mode: ActionMode, code: string): string {
+  const url = new URL(ROUTES.verify, publicUrl);
+  url.searchParams.set('mode', mode);
+  url.searchParams.set('oobCode', code);
+  return url.toString();
+}

@@ -1,0 +1,104 @@
+import { Suspense } from 'react';
+import { AppShell, Avatar, Burger, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut, UserRound } from 'lucide-react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { MSG } from '@studybuddy/shared/messages';
+import { ROUTES } from '@studybuddy/shared/routes';
+import type { OwnProfile } from '@studybuddy/shared/session';
+import { api } from '../lib/api.ts';
+import { LoadingScreen } from '../ui/loading-screen.tsx';
+import { NAV_LINKS } from './nav-links.ts';
+
+// Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.
+const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
+
+export function Shell({ profile }: { profile: OwnProfile }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const logout = async () => {
+    try {
+      await api('/api/auth/logout', { method: 'POST', body: {} });
+      queryClient.clear();
+      await navigate(ROUTES.login);
+    } catch {
+      notifications.show({ color: 'red', message: MSG.shell.logoutFailed });
+    }
+  };
+
+  return (
+    <AppShell
+      header={{ height: 56, collapsed: false }}
+      navbar={{ width: LIMITS.sidebarWidthPx, breakpoint: BREAKPOINT, collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header hiddenFrom={BREAKPOINT} px="md">
+        <Group h="100%" gap="sm">
+          <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" />
+          <Text fw={700}>StudyBuddy</Text>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main navigation" inert={isMobile && !opened}>
+        <AppShell.Section>
+          <Text fw={800} size="xl" c="indigo" px="sm" py="xs" visibleFrom={BREAKPOINT}>
+            StudyBuddy
+          </Text>
+        </AppShell.Section>
+        <AppShell.Section grow mt="sm">
+          <Stack gap={4}>
+            {NAV_LINKS.map(({ label, to, icon: Icon }) => (
+              <NavLink
+                key={to}
+                component={Link}
+                to={to}
+                label={label}
+                leftSection={<Icon size={18} aria-hidden />}
+                active={location.pathname === to}
+                onClick={close}
+              />
+            ))}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section>
+          <Menu position="top-start" width={220}>
+            <Menu.Target>
+              <UnstyledButton w="100%" p="xs" aria-label="Account menu">
+                <Group gap="sm" wrap="nowrap">
+                  <Avatar src={profile.profilePicture} alt="" radius="xl" />
+                  <div style={{ minWidth: 0 }}>
+                    <Text size="sm" fw={600} truncate>
+                      {profile.name || profile.email}
+                    </Text>
+                    <Text size="xs" c="dimmed" truncate>
+                      {profile.college}
+                    </Text>
+                  </div>
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item component={Link} to={ROUTES.profile} leftSection={<UserRound size={16} />} onClick={close}>
+                {MSG.shell.viewProfile}
+              </Menu.Item>
+              <Menu.Item leftSection={<LogOut size={16} />} onClick={() => void logout()}>
+                {MSG.shell.logout}
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

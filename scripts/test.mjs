@@ -1,0 +1,88 @@
+// `npm test`: lint, typecheck, unit + server integration (PGlite), the PostgreSQL leg, then e2e in Chromium.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { ensureDependencies, buildWeb, must, run } from './lib.mjs';
+
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const results = 'node_modules/.test-results';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  if (process.getuid?.() === 0) {
+    console.log('Installing Chromium (apt-get install chromium)...');
+    run('apt-get', ['update', '-qq']);
+    must('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+  } else {
+    console.error(`Chromium is missing at ${path}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+    process.exit(1);
+  }
+}
+
+function postgresAnswers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 5432) });
+    socket.setTimeout(2000);
+    socket.once('connect', () => resolve(socket.end() && true));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(socket.destroy() && false));
+  });
+}
+
+function vitest(name, dir, env = {}) {
+  console.log(`\n━━ ${name} ━━`);
+  const out = `${results}/${name.replace(/\W+/g, '-')}.json`;
+  const code = run(
+    process.execPath,
+    [
+      '../../node_modules/vitest/vitest.mjs',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=../../${out}`,
+    ],
+    { cwd: dir, env },
+  );
+  if (existsSync(out)) {
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  } else if (code !== 0) totals.failed += 1;
+  if (code !== 0) finish(code);
+}
+
+function finish(code) {
+  console.log(`\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(code);
+}
+
+ensureDependencies();
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+console.log('━━ lint ━━');
+must('npm', ['run', 'lint', '--silent']);
+console.log('━━ typecheck ━━');
+must('npm', ['run', 'typecheck', '--silent']);
+
+vitest('unit: shared', 'packages/shared');
+vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' });
+
+if (await postgresAnswers(PG_URL)) {
+  vitest('server (PostgreSQL)', 'packages/server', { TEST_DATABASE_URL: PG_URL });
+} else {
+  console.log(`\n!!!!!!!! SKIPPED: PostgreSQL leg — nothing answers at ${PG_URL} !!!!!!!!`);
+  if (CI) {
+    console.error('Under CI=true the PostgreSQL leg must run.');
+    finish(1);
+  }
+}
+
+ensureChromium();
+buildWeb();
+vitest('e2e (Chromium)', 'packages/e2e');
+finish(0);
