@@ -21,7 +21,12 @@ export function ensureDependencies() {
   const stale = !existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs + 1000;
   if (stale) {
     console.log('Installing dependencies (npm ci)...');
-    must('npm', ['ci', '--no-audit', '--no-fund']);
+    // npm 11 can write a lock file without other platforms' optional packages and then refuse `npm ci`;
+    // `npm install --no-save` installs the same locked versions without touching the lock file.
+    if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) {
+      console.log('npm ci refused the lock file; installing the locked versions with npm install --no-save...');
+      must('npm', ['install', '--no-audit', '--no-fund', '--no-save']);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,22 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+export interface SeedUser {
+  email: string;
+  password?: string;
+  verified?: boolean;
+  complete?: boolean;
+  name?: string;
+  major?: string;
+  year?: string;
+  bio?: string;
+  courses?: string[];
+}
+
 export interface RunningServer {
   url: string;
+  /** Ids of the seeded users by lower-cased e-mail. */
+  userIds: Record<string, string>;
   dataDir: string;
   logs: string[];
   stop(): Promise<void>;
@@ -40,25 +54,43 @@ async function waitForHealth(url: string, child: ChildProcess, logs: string[]): 
   throw new Error(`server did not become healthy:\n${logs.join('')}`);
 }
 
-/** Starts the real server (built SPA + API) on a free port with a temporary data dir. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the real server (built SPA + API) on a free port with a temporary data dir.
+ * `users` are seeded (verified, complete profiles unless said otherwise; password 'password123') before it starts.
+ */
+export async function startServer(env: Record<string, string> = {}, users: SeedUser[] = []): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(path.join(tmpdir(), 'sb-e2e-')));
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
+  const fullEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: url,
+    WEB_DIST: path.join(root, 'packages/web/dist'),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    ...env,
+  };
+  let userIds: Record<string, string> = {};
+  if (users.length) {
+    const seeded = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'packages/server/src/cli/seed.ts', JSON.stringify(users)],
+      {
+        cwd: root,
+        env: fullEnv,
+        encoding: 'utf8',
+      },
+    );
+    if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+    userIds = JSON.parse(seeded.stdout) as Record<string, string>;
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      WEB_DIST: path.join(root, 'packages/web/dist'),
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
+    env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
@@ -66,6 +98,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   await waitForHealth(url, child, logs);
   return {
     url,
+    userIds,
     dataDir,
     logs,
     async stop() {

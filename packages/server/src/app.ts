@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -8,6 +9,7 @@ import { installErrorHandling } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { installSameOriginGuard } from './platform/same-origin.ts';
 import { installSpa } from './platform/spa.ts';
+import { createFsStorage } from './platform/storage/fs-storage.ts';
 import { installSessionResolver } from './features/auth/session.ts';
 import { sessionRoutes } from './features/auth/session.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
@@ -41,6 +43,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mailer:
       options.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    storage: createFsStorage(path.join(config.dataDir, 'files')),
     log: app.log,
   };
 

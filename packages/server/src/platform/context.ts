@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/connect.ts';
 import type { Mailer } from './mail.ts';
+import type { Storage } from './storage/storage.ts';
 
 /** What every feature gets from the platform. */
 export interface AppContext {
@@ -9,5 +10,6 @@ export interface AppContext {
   database: Database;
   db: Db;
   mailer: Mailer;
+  storage: Storage;
   log: FastifyBaseLogger;
 }

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.ts';
+import { users } from './auth.ts';
+
+export interface CourseRef {
+  id: string;
+  name: string;
+}
+
+/** The user profile of spec §3. */
+export const profiles = pgTable(
+  'profiles',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    emailNotificationsEnabled: boolean('email_notifications_enabled').notNull().default(true),
+    college: text('college').notNull(),
+    name: text('name').notNull().default(''),
+    lowercaseName: text('lowercase_name').notNull().default(''),
+    major: text('major').notNull().default(''),
+    year: text('year').notNull().default(''),
+    bio: text('bio').notNull().default(''),
+    courses: jsonb('courses')
+      .$type<CourseRef[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    profilePicture: text('profile_picture').notNull().default(''),
+    hasCustomProfilePicture: boolean('has_custom_profile_picture').notNull().default(false),
+    additionalImages: jsonb('additional_images')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    canvasAccessToken: text('canvas_access_token').notNull().default(''),
+    canvasUrl: text('canvas_url').notNull().default(''),
+    gcalEnabled: boolean('gcal_enabled').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('profiles_college_name_idx').on(t.college, t.lowercaseName)],
+);
+
+/** Courses of a profile, normalised for matching in SQL (kept in step with profiles.courses on every save). */
+export const profileCourses = pgTable(
+  'profile_courses',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lower-cased, trimmed course name: shared courses are matched on this. */
+    courseKey: text('course_key').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseKey] }), index('profile_courses_key_idx').on(t.courseKey)],
+);
+
+/** Friendships, one row per direction (a and b both have a row), so "my friends" is one indexed lookup. */
+export const connections = pgTable(
+  'connections',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    friendId: text('friend_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('connections_friend_idx').on(t.friendId)],
+);

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { universityForEmail } from '@studybuddy/shared/universities';
+import type { Db } from './connect.ts';
+import { profiles, users, type CourseRef } from './schema.ts';
+import { hashPassword } from '../platform/passwords.ts';
+import { replaceProfileCourses } from '../features/profile/profile-courses.repository.ts';
+
+export interface SeedUser {
+  email: string;
+  password?: string;
+  verified?: boolean;
+  /** A complete profile (name, major, year, custom picture) unless false. */
+  complete?: boolean;
+  name?: string;
+  major?: string;
+  year?: string;
+  bio?: string;
+  courses?: string[];
+  profilePicture?: string;
+}
+
+/** Inserts a ready account + profile directly (tests, demo data). Returns the user id. */
+export async function seedUser(db: Db, u: SeedUser): Promise<string> {
+  const email = u.email.toLowerCase();
+  const university = universityForEmail(email);
+  if (!university) throw new Error(`not a university e-mail: ${email}`);
+  const id = randomUUID();
+  const complete = u.complete !== false;
+  const name = u.name ?? (complete ? email.split('@')[0]! : '');
+  const courses: CourseRef[] = (u.courses ?? []).map((c, i) => ({ id: `seed-${i}`, name: c }));
+  await db.transaction(async (tx) => {
+    await tx.insert(users).values({
+      id,
+      email,
+      passwordHash: await hashPassword(u.password ?? 'password123'),
+      emailVerified: u.verified !== false,
+    });
+    await tx.insert(profiles).values({
+      userId: id,
+      email,
+      college: university.name,
+      name,
+      lowercaseName: name.toLowerCase(),
+      major: u.major ?? (complete ? 'Computer Science' : ''),
+      year: u.year ?? (complete ? 'Junior' : ''),
+      bio: u.bio ?? '',
+      courses,
+      profilePicture: u.profilePicture ?? `/api/avatars/${id}.svg`,
+      hasCustomProfilePicture: complete,
+    });
+    await replaceProfileCourses(tx as unknown as Db, id, courses);
+  });
+  return id;
+}

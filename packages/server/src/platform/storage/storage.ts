@@ -1,0 +1,48 @@
+import type { Readable } from 'node:stream';
+
+/** Metadata kept with every stored object (spec §3 "Stored file metadata"). */
+export interface StoredObjectMeta {
+  bucket: string;
+  fullPath: string;
+  name: string;
+  size: number;
+  contentType: string;
+  timeCreated: string;
+  updated: string;
+  md5Hash: string;
+  cacheControl?: string;
+  contentDisposition?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
+  customMetadata: Record<string, string>;
+}
+
+export interface PutOptions {
+  contentType: string;
+  cacheControl?: string;
+  contentDisposition?: string;
+  customMetadata?: Record<string, string>;
+}
+
+/** Object storage: local disk by default, any S3-compatible service when configured. */
+export interface Storage {
+  readonly driver: 'fs' | 's3';
+  put(fullPath: string, data: Buffer, options: PutOptions): Promise<StoredObjectMeta>;
+  /** Metadata, or null when there is no such object. */
+  head(fullPath: string): Promise<StoredObjectMeta | null>;
+  /** Metadata and a stream of the bytes, or null when there is no such object. */
+  get(fullPath: string): Promise<{ meta: StoredObjectMeta; body: Readable } | null>;
+  delete(fullPath: string): Promise<void>;
+  /** Deletes every object whose path starts with the prefix. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** Throws when the storage cannot be written. */
+  check(): Promise<void>;
+}
+
+/** Object paths are relative, '/'-separated, without '..' or empty segments. */
+export function assertSafePath(fullPath: string): void {
+  const parts = fullPath.split('/');
+  if (!fullPath || fullPath.startsWith('/') || parts.some((p) => !p || p === '.' || p === '..')) {
+    throw new Error(`invalid object path: ${fullPath}`);
+  }
+}
