@@ -39,6 +39,8 @@ export interface Config {
   /** Turn off per-IP/e-mail rate limits (never in production; some tests need bursts). */
   rateLimits: boolean;
   trustProxy: boolean;
+  /** Seed demo students (and later demo data) into an empty database at start. */
+  demo: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -155,5 +157,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     rateLimits: bool(env, 'RATE_LIMITS', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    demo: bool(env, 'DEMO', false),
   };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { seedDemo } from './demo/demo-seed.ts';
 
 async function main() {
   let config;
@@ -13,6 +14,7 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
+  if (config.demo) await seedDemo(app.ctx.db, app.log);
   const close = async () => {
     await app.close();
     process.exit(0);
