@@ -70,6 +70,7 @@ console.log('━━ typecheck ━━');
 must('npm', ['run', 'typecheck', '--silent']);
 
 vitest('unit: shared', 'packages/shared');
+vitest('canvas emulator', 'packages/canvas-emulator');
 vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' });
 
 if (await postgresAnswers(PG_URL)) {

@@ -36,6 +36,6 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  page.on('close', () => void context.close());
+  page.on('close', () => void context.close().catch(() => {}));
   return page;
 }

@@ -17,6 +17,8 @@ export interface SeedUser {
   year?: string;
   bio?: string;
   courses?: string[];
+  /** E-mails of other seeded users to make friends with. */
+  friends?: string[];
 }
 
 export interface RunningServer {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -8,12 +7,22 @@ import type { AppContext } from './platform/context.ts';
 import { installErrorHandling } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { installSameOriginGuard } from './platform/same-origin.ts';
+import { createRealtime } from './platform/realtime/realtime.ts';
+import { realtimeRoutes } from './platform/realtime/realtime.routes.ts';
 import { installSpa } from './platform/spa.ts';
-import { createFsStorage } from './platform/storage/fs-storage.ts';
+import { createStorage } from './platform/storage/create-storage.ts';
 import { installSessionResolver } from './features/auth/session.ts';
 import { sessionRoutes } from './features/auth/session.routes.ts';
+import { avatarRoutes } from './features/avatars/avatars.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { feedbackRoutes } from './features/feedback/feedback.routes.ts';
+import { filesRoutes } from './features/files/files.routes.ts';
+import { profileRoutes } from './features/profile/profile.routes.ts';
+import { socialRoutes } from './features/social/social.routes.ts';
+import { chatRoutes } from './features/chat/chat.routes.ts';
+import { groupsRoutes } from './features/groups/groups.routes.ts';
+import { lmsRoutes } from './features/lms/lms.routes.ts';
+import { documentsRoutes } from './features/documents/documents.routes.ts';
 
 export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
@@ -36,6 +45,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   app.addHook('onClose', () => database.close());
+  const realtime = await createRealtime({ databaseUrl: config.databaseUrl, log: app.log });
+  app.addHook('onClose', () => realtime.close());
   const ctx: AppContext = {
     config,
     database,
@@ -43,7 +54,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mailer:
       options.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
-    storage: createFsStorage(path.join(config.dataDir, 'files')),
+    storage: createStorage(config),
+    realtime,
     log: app.log,
   };
 
@@ -53,10 +65,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // platform
   installSameOriginGuard(app, config.publicUrl);
   installSessionResolver(app, ctx.db);
+  await app.register(realtimeRoutes(ctx));
   // features
   await app.register(healthRoutes(ctx));
   await app.register(sessionRoutes(ctx));
+  await app.register(avatarRoutes(ctx));
   await app.register(feedbackRoutes(ctx));
+  await app.register(filesRoutes(ctx));
+  await app.register(profileRoutes(ctx));
+  await app.register(socialRoutes(ctx));
+  await app.register(chatRoutes(ctx));
+  await app.register(groupsRoutes(ctx));
+  await app.register(lmsRoutes(ctx));
+  await app.register(documentsRoutes(ctx));
 
   await installSpa(app, config.webDist);
   return Object.assign(app, { ctx }) as App;

@@ -38,6 +38,8 @@ export interface Config {
   logLevel: string;
   /** Turn off per-IP/e-mail rate limits (never in production; some tests need bursts). */
   rateLimits: boolean;
+  /** Length of the abuse-limit window (RATE_LIMIT_WINDOW seconds; tests shorten it). */
+  rateLimitWindowMs: number;
   trustProxy: boolean;
   /** Seed demo students (and later demo data) into an empty database at start. */
   demo: boolean;
@@ -79,6 +81,14 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
   throw new ConfigError(`${key} must be true or false, got "${v}"`);
+}
+
+function seconds(env: Env, key: string, fallback: number): number {
+  const raw = str(env, key);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${key} must be a positive number of seconds, got "${raw}"`);
+  return n;
 }
 
 function requireAll<T extends string>(env: Env, keys: readonly T[], group: string): Record<T, string> | undefined {
@@ -156,6 +166,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webDist: str(env, 'WEB_DIST'),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     rateLimits: bool(env, 'RATE_LIMITS', true),
+    rateLimitWindowMs: seconds(env, 'RATE_LIMIT_WINDOW', 60) * 1000,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     demo: bool(env, 'DEMO', false),
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { universityForEmail } from '@studybuddy/shared/universities';
 import type { Db } from './connect.ts';
-import { profiles, users, type CourseRef } from './schema.ts';
+import { connections, profiles, users, type CourseRef } from './schema.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { replaceProfileCourses } from '../features/profile/profile-courses.repository.ts';
 
@@ -17,6 +17,8 @@ export interface SeedUser {
   bio?: string;
   courses?: string[];
   profilePicture?: string;
+  /** E-mails of other seeded users this one is friends with (both directions; see seedFriendships). */
+  friends?: string[];
 }
 
 /** Inserts a ready account + profile directly (tests, demo data). Returns the user id. */
@@ -51,4 +53,20 @@ export async function seedUser(db: Db, u: SeedUser): Promise<string> {
     await replaceProfileCourses(tx as unknown as Db, id, courses);
   });
   return id;
+}
+
+/** Makes the `friends` of each seeded user their friends (a connection row per direction). `ids` by lower-cased e-mail. */
+export async function seedFriendships(db: Db, seeded: SeedUser[], ids: Record<string, string>): Promise<void> {
+  const rows = seeded.flatMap((u) =>
+    (u.friends ?? []).flatMap((email) => {
+      const a = ids[u.email.toLowerCase()];
+      const b = ids[email.toLowerCase()];
+      if (!a || !b) throw new Error(`friend ${email} of ${u.email} is not a seeded user`);
+      return [
+        { userId: a, friendId: b },
+        { userId: b, friendId: a },
+      ];
+    }),
+  );
+  if (rows.length) await db.insert(connections).values(rows).onConflictDoNothing();
 }

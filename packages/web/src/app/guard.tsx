@@ -4,24 +4,33 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { isProfileComplete } from '@studybuddy/shared/session';
-import { useSession } from '../features/auth/use-session.ts';
+import { useSession, useSessionSync } from '../features/auth/use-session.ts';
+import type { LoginState } from '../features/auth/use-redirect-after.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
 import { Shell } from './shell.tsx';
 
-/** Guarded routes: signed-in and verified, then a complete profile (else /profile); the shell only with a complete profile. */
+/**
+ * Guarded routes (spec §2): not signed in or not verified → /login (and back here after log-in); profile
+ * incomplete → /profile, which is shown without the shell. The session is watched live (useSession), so
+ * completing the profile, even in another tab, lifts the redirect without a reload.
+ */
 export function Guard() {
   const session = useSession();
   const location = useLocation();
-  if (session.isPending || session.error) {
+  useSessionSync();
+  if (session.isPending || (session.error && !session.data)) {
     return <LoadingWrapper loading={session.isPending} error={session.error} message={MSG.loading.authenticating} />;
   }
   const { user, profile } = session.data;
-  if (!user || !profile) return <Navigate to={ROUTES.login} replace />;
-  if (!isProfileComplete(profile)) {
+  if (!user || !user.emailVerified) {
+    const from = location.pathname + location.search;
+    return <Navigate to={ROUTES.login} replace state={{ from } satisfies LoginState} />;
+  }
+  if (!profile || !isProfileComplete(profile)) {
     if (location.pathname !== ROUTES.profile) return <Navigate to={ROUTES.profile} replace />;
     return (
-      <Box p="md" maw={900} mx="auto">
+      <Box component="main" p="md" maw={900} mx="auto">
         <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
           <Outlet />
         </Suspense>
@@ -31,11 +40,21 @@ export function Guard() {
   return <Shell profile={profile} />;
 }
 
-/** Public auth pages: signed-in users go to /. */
+/** /login and /signup: signed-in users go on to / (or where they were going). */
 export function PublicOnly() {
   const session = useSession();
+  const location = useLocation();
+  useSessionSync();
   if (session.isPending) return <LoadingScreen message={MSG.loading.loading} />;
-  if (session.data?.user && session.data.profile) return <Navigate to={ROUTES.home} replace />;
+  if (session.data?.user?.emailVerified && session.data.profile) {
+    const from = (location.state as LoginState | null)?.from;
+    return <Navigate to={from ?? ROUTES.home} replace />;
+  }
+  return <PublicPage />;
+}
+
+/** Public pages (verification links, Terms, Privacy): no guard, their own loading state. */
+export function PublicPage() {
   return (
     <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
       <Outlet />

@@ -11,6 +11,8 @@ import { ROUTES } from '@studybuddy/shared/routes';
 import type { OwnProfile } from '@studybuddy/shared/session';
 import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
+import { NotificationBadge } from '../features/social/notification-badge.tsx';
+import { FriendsUnreadBadge } from '../features/chat/unread-badge.tsx';
 import { NAV_LINKS } from './nav-links.ts';
 
 // Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.
@@ -61,6 +63,13 @@ export function Shell({ profile }: { profile: OwnProfile }) {
                 label={label}
                 leftSection={<Icon size={18} aria-hidden />}
                 active={location.pathname === to}
+                rightSection={
+                  to === ROUTES.notifications ? (
+                    <NotificationBadge />
+                  ) : to === ROUTES.friends ? (
+                    <FriendsUnreadBadge />
+                  ) : undefined
+                }
                 onClick={close}
               />
             ))}

@@ -9,9 +9,12 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
 });
 
-/** Mantine's default dimmed grey is below AA contrast on white; use a darker one. */
+/** Mantine's default dimmed grey and error red are below AA contrast on white; use darker ones. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
+  },
   dark: {},
 });

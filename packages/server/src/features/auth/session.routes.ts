@@ -1,33 +1,34 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { SessionInfo } from '@studybuddy/shared/session';
 import { profiles } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { accountRoutes } from './account.routes.ts';
+import { ensureProfile } from './accounts.repository.ts';
+import { oidcRoutes } from './oidc.routes.ts';
+import { toOwnProfile } from '../profile/profile.service.ts';
 import { clearSessionCookie, deleteSession } from './session.ts';
 
+/** The whole accounts feature: session, log-out, and (registered from here) accounts and social sign-in. */
 export function sessionRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    /** Who is signed in, with their profile (null when signed out). */
-    app.get('/api/auth/session', async (request) => {
+    await app.register(accountRoutes(ctx));
+    await app.register(oidcRoutes(ctx));
+
+    /** Who is signed in, with their profile (null when signed out or unverified). */
+    app.get('/api/auth/session', async (request): Promise<SessionInfo> => {
       const user = request.user;
       if (!user || !user.emailVerified) return { user: null, profile: null };
-      const [profile] = await ctx.db.select().from(profiles).where(eq(profiles.userId, user.id)).limit(1);
+      const load = async () => (await ctx.db.select().from(profiles).where(eq(profiles.userId, user.id)).limit(1))[0];
+      let profile = await load();
+      if (!profile) {
+        // Spec §4: a verified user without a profile gets one with the defaults.
+        await ensureProfile(ctx.db, user.id, user.email);
+        profile = await load();
+      }
       return {
         user: { id: user.id, email: user.email, emailVerified: user.emailVerified },
-        profile: profile
-          ? {
-              uid: profile.userId,
-              email: profile.email,
-              college: profile.college,
-              name: profile.name,
-              major: profile.major,
-              year: profile.year,
-              bio: profile.bio,
-              courses: profile.courses,
-              profilePicture: profile.profilePicture,
-              hasCustomProfilePicture: profile.hasCustomProfilePicture,
-              additionalImages: profile.additionalImages,
-            }
-          : null,
+        profile: profile ? toOwnProfile(profile) : null,
       };
     });
 

@@ -1,17 +1,24 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile, rename, access } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
-import { assertSafePath, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
+import { randomBytes } from 'node:crypto';
+import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
 
 const META_SUFFIX = '.meta.json';
+const TMP_SUFFIX = '.tmp';
 
 /** Files under `root/objects`, metadata beside each file as JSON. Writes go through a temp file and a rename. */
 export function createFsStorage(root: string): Storage {
   const objects = path.join(root, 'objects');
   const fileOf = (fullPath: string) => {
     assertSafePath(fullPath);
+    if (fullPath.endsWith(META_SUFFIX) || fullPath.endsWith(TMP_SUFFIX) || fullPath.includes('\\')) {
+      throw new Error(`invalid object path: ${fullPath}`);
+    }
     return path.join(objects, ...fullPath.split('/'));
   };
   const readMeta = async (file: string): Promise<StoredObjectMeta | null> => {
@@ -22,31 +29,84 @@ export function createFsStorage(root: string): Storage {
       throw err;
     }
   };
+  const tmpName = (file: string) => `${file}.${randomBytes(6).toString('hex')}${TMP_SUFFIX}`;
+
+  /** Moves a written temp file into place and writes its metadata. */
+  const commit = async (
+    fullPath: string,
+    file: string,
+    tmp: string,
+    size: number,
+    md5: string,
+    options: PutOptions,
+  ) => {
+    const previous = await readMeta(file);
+    const now = new Date().toISOString();
+    const meta: StoredObjectMeta = {
+      bucket: 'local',
+      fullPath,
+      name: path.posix.basename(fullPath),
+      size,
+      contentType: options.contentType,
+      timeCreated: previous?.timeCreated ?? now,
+      updated: now,
+      md5Hash: md5,
+      cacheControl: options.cacheControl,
+      contentDisposition: options.contentDisposition,
+      contentEncoding: options.contentEncoding,
+      contentLanguage: options.contentLanguage,
+      customMetadata: options.customMetadata ?? {},
+    };
+    await rename(tmp, file);
+    const metaTmp = tmpName(file);
+    await writeFile(metaTmp, JSON.stringify(meta));
+    await rename(metaTmp, file + META_SUFFIX);
+    return meta;
+  };
+
+  const walk = async (dir: string, rel: string, out: string[]) => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      throw err;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) await walk(path.join(dir, e.name), `${rel}/${e.name}`, out);
+      else if (e.name.endsWith(META_SUFFIX)) out.push(`${rel}/${e.name.slice(0, -META_SUFFIX.length)}`);
+    }
+  };
+
   return {
     driver: 'fs',
-    async put(fullPath: string, data: Buffer, options: PutOptions) {
+    async put(fullPath, data, options) {
       const file = fileOf(fullPath);
       await mkdir(path.dirname(file), { recursive: true });
-      const previous = await readMeta(file);
-      const now = new Date().toISOString();
-      const meta: StoredObjectMeta = {
-        bucket: 'local',
-        fullPath,
-        name: path.posix.basename(fullPath),
-        size: data.length,
-        contentType: options.contentType,
-        timeCreated: previous?.timeCreated ?? now,
-        updated: now,
-        md5Hash: createHash('md5').update(data).digest('base64'),
-        cacheControl: options.cacheControl,
-        contentDisposition: options.contentDisposition,
-        customMetadata: options.customMetadata ?? {},
-      };
-      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      const tmp = tmpName(file);
       await writeFile(tmp, data);
-      await rename(tmp, file);
-      await writeFile(file + META_SUFFIX, JSON.stringify(meta));
-      return meta;
+      return commit(fullPath, file, tmp, data.length, createHash('md5').update(data).digest('base64'), options);
+    },
+    async putFile(fullPath, sourceFile, options) {
+      const file = fileOf(fullPath);
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = tmpName(file);
+      const md5 = createHash('md5');
+      let size = 0;
+      const hasher = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          md5.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(createReadStream(sourceFile), hasher, createWriteStream(tmp));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      return commit(fullPath, file, tmp, size, md5.digest('base64'), options);
     },
     async head(fullPath) {
       return readMeta(fileOf(fullPath));
@@ -59,13 +119,19 @@ export function createFsStorage(root: string): Storage {
     },
     async delete(fullPath) {
       const file = fileOf(fullPath);
-      await rm(file, { force: true });
       await rm(file + META_SUFFIX, { force: true });
+      await rm(file, { force: true });
     },
     async deletePrefix(prefix) {
-      const clean = prefix.replace(/\/+$/, '');
-      assertSafePath(clean);
-      await rm(path.join(objects, ...clean.split('/')), { recursive: true, force: true });
+      const dir = path.join(objects, ...folderOf(prefix).split('/'));
+      const info = await stat(dir).catch(() => null);
+      if (info?.isDirectory()) await rm(dir, { recursive: true, force: true });
+    },
+    async list(prefix) {
+      const folder = folderOf(prefix);
+      const out: string[] = [];
+      await walk(path.join(objects, ...folder.split('/')), folder, out);
+      return out.sort();
     },
     async check() {
       await mkdir(objects, { recursive: true });

@@ -21,6 +21,8 @@ export interface PutOptions {
   contentType: string;
   cacheControl?: string;
   contentDisposition?: string;
+  contentEncoding?: string;
+  contentLanguage?: string;
   customMetadata?: Record<string, string>;
 }
 
@@ -28,13 +30,17 @@ export interface PutOptions {
 export interface Storage {
   readonly driver: 'fs' | 's3';
   put(fullPath: string, data: Buffer, options: PutOptions): Promise<StoredObjectMeta>;
+  /** Stores the bytes of a local file by streaming them (large uploads never sit in memory). */
+  putFile(fullPath: string, sourceFile: string, options: PutOptions): Promise<StoredObjectMeta>;
   /** Metadata, or null when there is no such object. */
   head(fullPath: string): Promise<StoredObjectMeta | null>;
   /** Metadata and a stream of the bytes, or null when there is no such object. */
   get(fullPath: string): Promise<{ meta: StoredObjectMeta; body: Readable } | null>;
   delete(fullPath: string): Promise<void>;
-  /** Deletes every object whose path starts with the prefix. */
+  /** Deletes every object under the folder `prefix` (`users/u1` covers `users/u1/a.jpg`, not `users/u10/…`). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Full paths of every object under the folder `prefix`, sorted. */
+  list(prefix: string): Promise<string[]>;
   /** Throws when the storage cannot be written. */
   check(): Promise<void>;
 }
@@ -45,4 +51,11 @@ export function assertSafePath(fullPath: string): void {
   if (!fullPath || fullPath.startsWith('/') || parts.some((p) => !p || p === '.' || p === '..')) {
     throw new Error(`invalid object path: ${fullPath}`);
   }
+}
+
+/** The folder form of a prefix: no trailing slash, validated like a path. */
+export function folderOf(prefix: string): string {
+  const clean = prefix.replace(/\/+$/, '');
+  assertSafePath(clean);
+  return clean;
 }

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { MSG } from '@studybuddy/shared/messages';
+import { logIn } from './accounts.ts';
+import { expectAccessible, launchBrowser, newPage } from './browser.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+const ADA = 'ada.chat@g.ucla.edu';
+const BEN = 'ben.chat@g.ucla.edu';
+
+/** A real 2×2 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVR4nGMwDl1lHLqKAUIBAB+qBMmC1wmnAAAAAElFTkSuQmCC',
+  'base64',
+);
+const SIX_MB = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+describe('one-to-one chat in Chromium (two students)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let ada: Page;
+  let ben: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startServer({}, [
+        { email: ADA, name: 'Ada Lovelace', friends: [BEN] },
+        { email: BEN, name: 'Ben Carter' },
+      ]),
+      launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']),
+    ]);
+    [ada, ben] = await Promise.all([newPage(browser), newPage(browser)]);
+    await Promise.all([logIn(ada, server.url, ADA), logIn(ben, server.url, BEN)]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const chatWith = (email: string) => `${server.url}/friends?friend=${server.userIds[email]}`;
+  const composer = (page: Page) => page.getByRole('textbox', { name: MSG.chat.messageLabel });
+  const log = (page: Page) => page.getByRole('log', { name: MSG.chat.historyLabel });
+  const bubbles = (page: Page) => log(page).getByTestId('message');
+  const friendsBadge = (page: Page) =>
+    page.getByRole('navigation', { name: 'Main navigation' }).getByTestId('friends-unread-badge');
+  const fileInput = (page: Page) => page.locator('input[type="file"]');
+
+  it('A sends text, an image with text (two messages) and a voice message; B sees them live with the badge, opens the chat, the badge drops to zero', async () => {
+    await ben.goto(`${server.url}/notifications`);
+    await ben.getByRole('heading', { name: MSG.notifications.title }).waitFor();
+    expect(await friendsBadge(ben).count()).toBe(0);
+
+    await ada.goto(chatWith(BEN));
+    await ada.getByRole('heading', { level: 2, name: 'Ben Carter' }).waitFor();
+    await log(ada).getByText(MSG.chat.empty).waitFor();
+    await expectAccessible(ada);
+
+    // Text: shown as pending until the server acknowledges it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await ada.route('**/api/chats/*/messages', async (route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    });
+    await composer(ada).fill('Hi Ben!');
+    await ada.keyboard.press('Enter');
+    const first = bubbles(ada).filter({ hasText: 'Hi Ben!' });
+    await first.and(ada.locator('[data-state="pending"]')).waitFor();
+    expect(await first.getByText(MSG.chat.pending).isVisible()).toBe(true);
+    release();
+    await first.and(ada.locator('[data-state="sent"]')).waitFor();
+    await ada.unroute('**/api/chats/*/messages');
+    await friendsBadge(ben).and(ben.locator('[data-count="1"]')).waitFor();
+
+    // Image + text: two messages, the image first.
+    await fileInput(ada).setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
+    await ada.getByRole('button', { name: MSG.chat.removeImage }).waitFor();
+    await composer(ada).fill('Look at this diagram');
+    await ada.getByRole('button', { name: MSG.chat.send }).click();
+    await log(ada)
+      .getByRole('img', { name: MSG.chat.imageAlt('Ada Lovelace') })
+      .waitFor();
+    await bubbles(ada).filter({ hasText: 'Look at this diagram' }).and(ada.locator('[data-state="sent"]')).waitFor();
+
+    // Voice: idle → recording with a seconds counter → stop and send.
+    await ada.getByRole('button', { name: MSG.chat.record }).click();
+    await ada.getByText(MSG.chat.recording(1)).waitFor();
+    await ada.getByText(MSG.chat.recording(2)).waitFor();
+    await ada.getByRole('button', { name: MSG.chat.stopAndSend }).click();
+    const voice = log(ada).getByLabel(MSG.chat.voiceLabel('Ada Lovelace'));
+    await voice.waitFor({ state: 'attached' });
+    await expect.poll(() => bubbles(ada).last().getAttribute('data-state'), { timeout: 15_000 }).toBe('sent');
+    expect(await bubbles(ada).count()).toBe(4);
+
+    // B saw it all arrive without reloading.
+    await friendsBadge(ben).and(ben.locator('[data-count="4"]')).waitFor();
+    expect(await friendsBadge(ben).innerText()).toContain('4');
+    await expectAccessible(ben);
+
+    // Opening the chat shows the messages and drops the badge to zero.
+    await ben
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: /Friends/ })
+      .click();
+    await ben.getByTestId('friend-row').filter({ hasText: 'Ada Lovelace' }).getByRole('button').first().click();
+    await log(ben).getByText('Hi Ben!').waitFor();
+    await log(ben).getByText('Look at this diagram').waitFor();
+    const image = log(ben).getByRole('img', { name: MSG.chat.imageAlt('Ada Lovelace') });
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    const audio = log(ben).getByLabel(MSG.chat.voiceLabel('Ada Lovelace'));
+    await expect
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => (Number.isFinite(a.duration) ? a.duration : 0)), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(1);
+    await friendsBadge(ben).waitFor({ state: 'detached' });
+    await expectAccessible(ben);
+
+    // A sees how far B has read, and that B is typing.
+    await bubbles(ada).last().getByText(MSG.chat.seen).waitFor();
+    await composer(ben).fill('Thanks');
+    await ada.getByText(MSG.chat.typing('Ben Carter')).waitFor();
+    await ben.keyboard.press('Enter');
+    await log(ada).getByText('Thanks').waitFor();
+  });
+
+  it('refuses a 6 MB image and a PDF with the exact texts, in the UI and by the server', async () => {
+    await ada.goto(chatWith(BEN));
+    await composer(ada).waitFor();
+    const before = await bubbles(ada).count();
+
+    await fileInput(ada).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: SIX_MB });
+    await ada.getByRole('alert').filter({ hasText: MSG.chat.imageTooLarge }).waitFor();
+    expect(await ada.getByRole('button', { name: MSG.chat.removeImage }).count()).toBe(0);
+    await fileInput(ada).setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await ada.getByRole('alert').filter({ hasText: MSG.chat.invalidImage }).waitFor();
+    expect(await ada.getByRole('button', { name: MSG.chat.send }).isDisabled()).toBe(true);
+    await expectAccessible(ada);
+
+    const chatId = [server.userIds[ADA]!, server.userIds[BEN]!].sort().join('_');
+    const upload = (bytes: number[], type: string) =>
+      ada.evaluate(
+        async ({ chatId, bytes, type }) => {
+          const res = await fetch(`/api/chats/${chatId}/attachments?kind=image`, {
+            method: 'POST',
+            headers: { 'Content-Type': type },
+            body: new Uint8Array(bytes),
+          });
+          return { status: res.status, message: ((await res.json()) as { error: { message: string } }).error.message };
+        },
+        { chatId, bytes, type },
+      );
+    expect(await upload([...PDF], 'application/pdf')).toEqual({ status: 400, message: MSG.chat.invalidImage });
+    const big = await ada.evaluate(
+      async ({ chatId, png }) => {
+        const body = new Uint8Array(6 * 1024 * 1024);
+        body.set(png);
+        const res = await fetch(`/api/chats/${chatId}/attachments?kind=image`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'image/png' },
+          body,
+        });
+        return { status: res.status, message: ((await res.json()) as { error: { message: string } }).error.message };
+      },
+      { chatId, png: [...PNG] },
+    );
+    expect(big).toEqual({ status: 400, message: MSG.chat.imageTooLarge });
+    expect(await bubbles(ada).count()).toBe(before);
+  });
+
+  it('sends a message written offline when the connection returns', async () => {
+    await ada.goto(chatWith(BEN));
+    await ben.goto(chatWith(ADA));
+    await composer(ada).waitFor();
+    await ada.context().setOffline(true);
+    await composer(ada).fill('Written on the train');
+    await ada.keyboard.press('Enter');
+    const bubble = bubbles(ada).filter({ hasText: 'Written on the train' });
+    await bubble.and(ada.locator('[data-state="pending"]')).waitFor();
+    await ada.getByText(MSG.chat.offline).waitFor();
+    await ada.waitForTimeout(1500);
+    expect(await bubble.getAttribute('data-state')).toBe('pending');
+    await ada.context().setOffline(false);
+    await bubble.and(ada.locator('[data-state="sent"]')).waitFor({ timeout: 20_000 });
+    await log(ben).getByText('Written on the train').waitFor();
+    expect(await log(ben).getByText('Written on the train').count()).toBe(1);
+  });
+
+  it('at 375 px the chat has a back button to the friends list', async () => {
+    const phone = await newPage(browser, { viewport: { width: 375, height: 740 } });
+    await logIn(phone, server.url, BEN);
+    await phone.goto(chatWith(ADA));
+    await log(phone).getByText('Hi Ben!').waitFor();
+    await expectAccessible(phone);
+    await phone.getByRole('button', { name: MSG.friends.back }).click();
+    await phone.getByTestId('friend-row').filter({ hasText: 'Ada Lovelace' }).waitFor();
+    expect(await log(phone).count()).toBe(0);
+    await phone.close();
+  });
+});

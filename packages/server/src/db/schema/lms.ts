@@ -1,0 +1,33 @@
+import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
+import { users } from './auth.ts';
+
+// The Canvas address and the encrypted token live on the profile (profiles.canvas_url, profiles.canvas_access_token).
+
+/** The server-side coursework cache (spec §3 userCache): one row per user, trusted for 24 hours. */
+export const courseworkCache = pgTable('coursework_cache', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The credentials the coursework was loaded with (a new token invalidates the cache). */
+  connectionId: text('connection_id').notNull(),
+  /** Sorted course ids the coursework covers. */
+  coursesKey: text('courses_key').notNull(),
+  courses: jsonb('courses').$type<{ id: string; name: string }[]>().notNull(),
+  coursework: jsonb('coursework').$type<CourseworkItem[]>().notNull(),
+  skippedCourses: jsonb('skipped_courses').$type<SkippedCourse[]>().notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Forced coursework refreshes per user and local calendar day (YYYY-MM-DD in the user's time zone). */
+export const lmsRefreshCounts = pgTable(
+  'lms_refresh_counts',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns.ts';
+import { users } from './auth.ts';
+
+/**
+ * Friend requests of spec §3/§4: pending, then accepted (acceptedAt set, connections added) or declined.
+ * At most one pending request per (from, to). An unsent request is deleted.
+ *
+ * The match finder and user search also use partial indexes on `profiles` (complete profiles only), created by
+ * the hand-written migration `*_social_indexes.sql`: profiles_match_recent_idx, profiles_match_major_idx,
+ * profiles_match_year_idx and profiles_search_name_idx; and `*_social_course_sharers_index.sql`: profile_courses_key_user_idx
+ * (course_key, user_id), for counting the students who share the viewer's courses.
+ */
+export const friendRequests = pgTable(
+  'friend_requests',
+  {
+    id: text('id').primaryKey(),
+    fromUserId: text('from_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    toUserId: text('to_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'accepted', 'declined'] })
+      .notNull()
+      .default('pending'),
+    viewed: boolean('viewed').notNull().default(false),
+    /** When the request was sent (spec `timestamp`). */
+    createdAt: createdAt(),
+    acceptedAt: at('accepted_at'),
+  },
+  (t) => [
+    uniqueIndex('friend_requests_one_pending_idx')
+      .on(t.fromUserId, t.toUserId)
+      .where(sql`status = 'pending'`),
+    index('friend_requests_to_pending_idx')
+      .on(t.toUserId, t.createdAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+/** When a friend-request e-mail last went from one sender to one recipient (at most one a day per pair). */
+export const friendRequestMails = pgTable(
+  'friend_request_mails',
+  {
+    fromUserId: text('from_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    toUserId: text('to_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sentAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.fromUserId, t.toUserId] })],
+);

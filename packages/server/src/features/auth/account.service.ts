@@ -1,0 +1,168 @@
+import type { FastifyReply } from 'fastify';
+import type { LoginInput, LoginResult, ResendResult, SignupInput } from '@studybuddy/shared/auth';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { MSG } from '@studybuddy/shared/messages';
+import type { Db } from '../../db/connect.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
+import {
+  consumeCode,
+  deleteCodes,
+  deleteUser,
+  deleteUserSessions,
+  ensureProfile,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  isUniqueViolation,
+  issueCode,
+  peekCode,
+  updateUser,
+} from './accounts.repository.ts';
+import { resetMail, verificationMail } from './auth-mail.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { seal, unseal } from './sealed-value.ts';
+
+/** Who is asking: the client IP (rate limits), the reply (Retry-After) and the browser's current session. */
+export interface Caller {
+  ip: string;
+  reply: FastifyReply;
+  sessionId?: string;
+}
+
+const RESEND_TICKET = 'resend-ticket';
+const RESEND_TICKET_MS = 30 * 60 * 1000;
+
+const fail = (status: number, code: string, message: string, field?: string) =>
+  new AppError(status, code, message, field);
+
+export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
+  const db: Db = ctx.db;
+  const { publicUrl, secretKey } = ctx.config;
+
+  async function sendVerification(userId: string, email: string): Promise<void> {
+    const code = await issueCode(db, userId, 'verifyEmail', LIMITS.verificationCodeMs);
+    await ctx.mailer.send(verificationMail(publicUrl, email, code));
+  }
+
+  return {
+    /** Creates an unverified account and mails its verification link; no session is made. */
+    async signup(input: SignupInput, caller: Caller): Promise<void> {
+      await limiter.hit(caller.reply, 'signup', caller.ip, input.email);
+      const emailInUse = fail(409, 'email_in_use', MSG.signup.emailInUse, 'email');
+      if (await findUserByEmail(db, input.email)) throw emailInUse;
+      const passwordHash = await hashPassword(input.password);
+      let userId: string;
+      try {
+        userId = await insertUser(db, { email: input.email, passwordHash, emailVerified: false });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw emailInUse;
+        throw err;
+      }
+      try {
+        await sendVerification(userId, input.email);
+      } catch (err) {
+        // Without its mail the account could never be verified: take it back so the user can simply retry.
+        ctx.log.error({ err, to: input.email }, 'verification mail failed');
+        await deleteUser(db, userId);
+        throw fail(503, 'mail_failed', MSG.signup.mailFailed);
+      }
+    },
+
+    /**
+     * Checks e-mail and password with the distinct texts of spec §8. An unverified account gets no session,
+     * only a resend ticket: a signed, 30-minute value naming the account, proof that this browser knew the
+     * password a moment ago. The browser keeps it in memory to offer Resend Verification Email, so the
+     * password itself is never stored (the spec's old client kept it in the browser).
+     */
+    async login(input: LoginInput, caller: Caller): Promise<{ result: LoginResult; userId?: string }> {
+      const refund = await limiter.hit(caller.reply, 'login', caller.ip, input.email);
+      const user = await findUserByEmail(db, input.email);
+      if (!user) throw fail(401, 'user_not_found', MSG.login.userNotFound, 'email');
+      // Accounts made through social sign-in have no password until they reset one.
+      if (!user.passwordHash) throw fail(401, 'invalid_credential', MSG.login.invalidCredential);
+      if (!(await verifyPassword(input.password, user.passwordHash))) {
+        throw fail(401, 'wrong_password', MSG.login.wrongPassword, 'password');
+      }
+      await refund();
+      if (user.disabled) throw fail(403, 'account_disabled', MSG.reset.accountDisabled);
+      if (!user.emailVerified) {
+        const resendTicket = seal(secretKey, RESEND_TICKET, { userId: user.id }, RESEND_TICKET_MS);
+        return { result: { status: 'unverified', resendTicket } };
+      }
+      await ensureProfile(db, user.id, user.email);
+      return { result: { status: 'signedIn' }, userId: user.id };
+    },
+
+    /** A new verification link for the account named by a resend ticket (the newest link replaces older ones). */
+    async resend(ticket: string, caller: Caller): Promise<ResendResult> {
+      const data = unseal<{ userId: string }>(secretKey, RESEND_TICKET, ticket);
+      if (!data) throw fail(401, 'invalid_credentials', MSG.resend.invalidCredentials);
+      const user = await findUserById(db, data.userId);
+      if (!user) throw fail(404, 'user_not_found', MSG.resend.userNotFound);
+      await limiter.hit(caller.reply, 'resend', caller.ip, user.email);
+      if (user.emailVerified) return { sent: false, alreadyVerified: true };
+      try {
+        await sendVerification(user.id, user.email);
+      } catch (err) {
+        ctx.log.error({ err, to: user.email }, 'verification mail failed');
+        throw fail(502, 'mail_failed', MSG.resend.other);
+      }
+      return { sent: true };
+    },
+
+    /** Uses a verification code: the account becomes verified; every other verification link stops working. */
+    async verifyEmail(code: string): Promise<void> {
+      const verified = await db.transaction(async (tx) => {
+        const userId = await consumeCode(tx as unknown as Db, code, 'verifyEmail');
+        if (!userId) return false;
+        await updateUser(tx as unknown as Db, userId, { emailVerified: true });
+        await deleteCodes(tx as unknown as Db, userId, 'verifyEmail');
+        return true;
+      });
+      if (!verified) throw fail(400, 'invalid_code', MSG.verify.invalidOrExpired);
+    },
+
+    /** Mails a reset link when the account exists; the answer never tells whether it does. */
+    async requestReset(email: string, caller: Caller): Promise<void> {
+      await limiter.hit(caller.reply, 'reset', caller.ip, email);
+      const user = await findUserByEmail(db, email);
+      if (!user || user.disabled) return;
+      try {
+        const code = await issueCode(db, user.id, 'resetPassword', LIMITS.resetCodeMs);
+        await ctx.mailer.send(resetMail(publicUrl, user.email, code));
+      } catch (err) {
+        ctx.log.error({ err, to: user.email }, 'password reset mail failed');
+      }
+    },
+
+    /** The e-mail a reset code is for, while it is unused and unexpired. */
+    async checkReset(code: string): Promise<{ email: string }> {
+      const userId = await peekCode(db, code, 'resetPassword');
+      const user = userId ? await findUserById(db, userId) : undefined;
+      if (!user) throw fail(400, 'invalid_code', MSG.reset.invalidCode);
+      return { email: user.email };
+    },
+
+    /**
+     * Sets the new password with a single-use code and ends the user's other sessions. The mailed link proved
+     * the mailbox, so the e-mail counts as verified from now on.
+     */
+    async confirmReset(code: string, password: string, caller: Caller): Promise<void> {
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        const userId = await consumeCode(t, code, 'resetPassword');
+        const user = userId ? await findUserById(t, userId) : undefined;
+        if (!user) throw fail(400, 'invalid_code', MSG.reset.invalidCode);
+        if (user.disabled) throw fail(403, 'account_disabled', MSG.reset.accountDisabled);
+        await updateUser(t, user.id, { passwordHash, emailVerified: true });
+        await deleteCodes(t, user.id, 'resetPassword');
+        await deleteUserSessions(t, user.id, caller.sessionId);
+      });
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AuthProviders, SocialError } from '@studybuddy/shared/auth';
+import { ROUTES } from '@studybuddy/shared/routes';
+import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
+import { createOidcClient, OIDC_CALLBACK_PATH, type OidcChecks } from './oidc-client.ts';
+import { seal, unseal } from './sealed-value.ts';
+import { createSession, deleteSession, setSessionCookie } from './session.ts';
+import { socialSignIn } from './social-sign-in.ts';
+
+const STATE_COOKIE = 'sb_oidc';
+const STATE_PURPOSE = 'oidc-state';
+const STATE_MS = 10 * 60 * 1000;
+
+/** Social sign-in through any OpenID Connect provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET). */
+export function oidcRoutes(ctx: AppContext) {
+  const { oidc, publicUrl, secretKey } = ctx.config;
+  const secure = publicUrl.startsWith('https:');
+  const oidcClient = oidc && createOidcClient(oidc, publicUrl);
+  const cookieOptions = { path: OIDC_CALLBACK_PATH, httpOnly: true, sameSite: 'lax' as const, secure };
+
+  const toLogin = (reply: FastifyReply, error: SocialError) =>
+    reply.redirect(`${ROUTES.login}?error=${encodeURIComponent(error)}`, 302);
+
+  return async (app: FastifyInstance) => {
+    /** Which sign-in providers the login and sign-up pages offer. */
+    app.get('/api/auth/providers', async (): Promise<AuthProviders> => ({ oidc: oidc ? { name: oidc.name } : null }));
+
+    /** Sends the browser to the provider; state, nonce and the PKCE verifier wait in a sealed, httpOnly cookie. */
+    app.get('/api/auth/oidc/start', async (request, reply) => {
+      if (!oidcClient) throw notFound();
+      let started;
+      try {
+        started = await oidcClient.start();
+      } catch (err) {
+        request.log.error({ err }, 'OIDC discovery failed');
+        return toLogin(reply, 'failed');
+      }
+      reply.setCookie(STATE_COOKIE, seal(secretKey, STATE_PURPOSE, started.checks, STATE_MS), {
+        ...cookieOptions,
+        maxAge: STATE_MS / 1000,
+      });
+      return reply.redirect(started.url, 302);
+    });
+
+    /** The provider's answer: refused with a reason on /login, or a session and on to the app. */
+    app.get(OIDC_CALLBACK_PATH, async (request, reply) => {
+      if (!oidcClient || !oidc) throw notFound();
+      const sealed = request.cookies[STATE_COOKIE];
+      reply.clearCookie(STATE_COOKIE, cookieOptions);
+      const checks = sealed ? unseal<OidcChecks>(secretKey, STATE_PURPOSE, sealed) : null;
+      if (!checks) return toLogin(reply, 'failed');
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      let identity;
+      try {
+        identity = await oidcClient.finish(query, checks);
+      } catch (err) {
+        request.log.warn({ err }, 'OIDC sign-in refused');
+        return toLogin(reply, 'failed');
+      }
+      const outcome = await socialSignIn(ctx.db, oidc.issuer, identity);
+      if ('error' in outcome) return toLogin(reply, outcome.error);
+      if (request.user) await deleteSession(ctx.db, request.user.sessionId);
+      const { token, expiresAt } = await createSession(ctx.db, outcome.userId);
+      setSessionCookie(reply, token, expiresAt, secure);
+      return reply.redirect(ROUTES.home, 302);
+    });
+  };
+}

@@ -1,0 +1,92 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import { MSG } from '@studybuddy/shared/messages';
+import type { Db } from '../../db/connect.ts';
+import { rateLimits } from '../../db/schema.ts';
+import { AppError } from '../../platform/errors.ts';
+import { sha256 } from '../../platform/passwords.ts';
+
+export type LimitedAction = 'signup' | 'login' | 'resend' | 'reset';
+
+/** Attempts allowed per window (RATE_LIMIT_WINDOW, 60 s by default) per client IP and per e-mail address. */
+export const LIMIT_RULES: Record<LimitedAction, { perIp: number; perEmail: number; message: string }> = {
+  signup: { perIp: 20, perEmail: 5, message: MSG.signup.tooMany },
+  // Log-in counts failures only: a successful attempt is refunded. The 11th failure for an e-mail gets 429.
+  login: { perIp: 50, perEmail: 10, message: MSG.login.tooMany },
+  resend: { perIp: 20, perEmail: 3, message: MSG.resend.tooMany },
+  reset: { perIp: 20, perEmail: 3, message: MSG.reset.tooMany },
+};
+
+export interface RateLimiter {
+  /**
+   * Counts one attempt for the IP and the e-mail; throws 429 (with Retry-After) when either is over its
+   * limit in the current window. The returned function takes the attempt back (a log-in that succeeded).
+   */
+  hit(reply: FastifyReply, action: LimitedAction, ip: string, email: string): Promise<() => Promise<void>>;
+}
+
+interface Counter {
+  key: string;
+  count: number;
+  windowEndsAt: Date;
+}
+
+/**
+ * Fixed-window counters in the database, so several app instances share them. The counting is one atomic
+ * upsert per key: concurrent attempts can never slip past the limit.
+ */
+export function createRateLimiter(db: Db, opts: { enabled: boolean; windowMs: number; now?: () => Date }): RateLimiter {
+  const now = opts.now ?? (() => new Date());
+
+  async function bump(key: string, at: Date): Promise<Counter> {
+    const atSql = sql`${at.toISOString()}::timestamptz`;
+    const expired = sql`${rateLimits.windowEndsAt} <= ${atSql}`;
+    const [row] = await db
+      .insert(rateLimits)
+      .values({ key, count: 1, windowEndsAt: new Date(at.getTime() + opts.windowMs) })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+          windowEndsAt: sql`case when ${expired} then excluded.window_ends_at else ${rateLimits.windowEndsAt} end`,
+        },
+      })
+      .returning({ count: rateLimits.count, windowEndsAt: rateLimits.windowEndsAt });
+    return { key, count: row!.count, windowEndsAt: row!.windowEndsAt };
+  }
+
+  async function refund(c: Counter): Promise<void> {
+    await db
+      .update(rateLimits)
+      .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+      .where(and(eq(rateLimits.key, c.key), eq(rateLimits.windowEndsAt, c.windowEndsAt)));
+  }
+
+  return {
+    async hit(reply, action, ip, email) {
+      if (!opts.enabled) return async () => {};
+      const rule = LIMIT_RULES[action];
+      const at = now();
+      const counters = await Promise.all([
+        bump(sha256(`${action}:ip:${ip}`), at),
+        bump(sha256(`${action}:email:${email.toLowerCase()}`), at),
+      ]);
+      // Now and then, forget windows that ended long ago.
+      if (Math.random() < 0.02) {
+        await db.delete(rateLimits).where(lt(rateLimits.windowEndsAt, new Date(at.getTime() - 3_600_000)));
+      }
+      const [byIp, byEmail] = counters as [Counter, Counter];
+      if (byIp.count > rule.perIp || byEmail.count > rule.perEmail) {
+        const endsAt = Math.max(
+          byIp.count > rule.perIp ? byIp.windowEndsAt.getTime() : 0,
+          byEmail.count > rule.perEmail ? byEmail.windowEndsAt.getTime() : 0,
+        );
+        reply.header('Retry-After', String(Math.max(1, Math.ceil((endsAt - at.getTime()) / 1000))));
+        throw new AppError(429, 'rate_limited', rule.message);
+      }
+      return async () => {
+        await Promise.all(counters.map(refund));
+      };
+    },
+  };
+}

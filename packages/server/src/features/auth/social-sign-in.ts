@@ -1,0 +1,64 @@
+import type { SocialError } from '@studybuddy/shared/auth';
+import { universityForEmail } from '@studybuddy/shared/universities';
+import type { Db } from '../../db/connect.ts';
+import {
+  deleteUserSessions,
+  ensureProfile,
+  findIdentity,
+  findUserByEmail,
+  findUserById,
+  insertIdentity,
+  insertUser,
+  isUniqueViolation,
+  updateUser,
+} from './accounts.repository.ts';
+import type { OidcIdentity } from './oidc-client.ts';
+
+/**
+ * The account for a person the OIDC provider vouches for. Refused (and nothing written) when the provider
+ * has not verified the e-mail or it is not a university address (spec §4, §8). Otherwise: the account linked
+ * to this provider identity, else the account with this e-mail (now linked and verified), else a new one —
+ * with its profile — in one transaction.
+ */
+export async function socialSignIn(
+  db: Db,
+  provider: string,
+  who: OidcIdentity,
+): Promise<{ userId: string } | { error: SocialError }> {
+  const email = who.email;
+  if (!email || !who.emailVerified) return { error: 'not_verified' };
+  if (!universityForEmail(email)) return { error: 'invalid_domain' };
+
+  const attempt = () =>
+    db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      let userId = await findIdentity(t, provider, who.subject);
+      if (!userId) {
+        const existing = await findUserByEmail(t, email);
+        if (existing) {
+          userId = existing.id;
+          if (!existing.emailVerified) {
+            // Someone made this account without proving the mailbox; its owner now has. Whoever chose that
+            // password must not keep a way in (pre-account-takeover defence).
+            await updateUser(t, userId, { emailVerified: true, passwordHash: null });
+            await deleteUserSessions(t, userId);
+          }
+        } else {
+          userId = await insertUser(t, { email, passwordHash: null, emailVerified: true });
+        }
+        await insertIdentity(t, provider, who.subject, userId);
+      }
+      const user = await findUserById(t, userId);
+      if (!user || user.disabled) return { error: 'disabled' as const };
+      await ensureProfile(t, user.id, user.email);
+      return { userId: user.id };
+    });
+
+  try {
+    return await attempt();
+  } catch (err) {
+    // Two first sign-ins at once: the loser finds the winner's rows on a second try.
+    if (isUniqueViolation(err)) return attempt();
+    throw err;
+  }
+}

@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { createAvatar } from '@dicebear/core';
+import { bottts } from '@dicebear/collection';
+
+/** Seeds we render: URL-safe and short (random seeds of new profiles, user ids of seeded ones). */
+export const AVATAR_SEED = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Address of the generated robot avatar for a seed (served by avatars.routes.ts). */
+export const avatarPath = (seed: string) => `/api/avatars/${seed}.svg`;
+
+/** The default picture of a new profile: a robot avatar with a random seed (spec §3). */
+export const newAvatarPath = () => avatarPath(randomBytes(12).toString('base64url'));
+
+/** DiceBear's robot style ('bottts'); the same seed always gives the same SVG. */
+export function renderAvatar(seed: string): string {
+  return createAvatar(bottts, { seed }).toString();
+}

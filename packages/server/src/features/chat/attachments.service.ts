@@ -1,0 +1,114 @@
+import { fileTypeFromBuffer } from 'file-type';
+import {
+  CHAT_LIMITS,
+  conversationFolder,
+  peerOf,
+  type AttachmentKind,
+  type AttachmentResult,
+  type ConversationRef,
+} from '@studybuddy/shared/chat';
+import { filePathOfUrl } from '@studybuddy/shared/files';
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
+import { registerAccessRule } from '../../platform/storage/access.ts';
+import type { SessionUser } from '../auth/session.ts';
+import { registerUploadTarget, storeUpload } from '../files/files.service.ts';
+import * as repo from './conversation.repository.ts';
+
+/**
+ * Images and voice messages of chats and groups (spec §5, §7): stored under `chats/<chatId>/` or
+ * `groups/<groupId>/` and served at /api/files/… to the conversation's members only.
+ */
+
+const TARGET = { image: 'chat-image', voice: 'chat-voice' } as const;
+/** What the upload pipeline decodes; anything else is not 'a valid image file'. */
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
+const STORED_EXT = { image: ['jpg', 'png'], voice: ['wav'] } as const;
+
+function refOfParams(params: Record<string, string>): ConversationRef {
+  const kind = params.kind;
+  const id = params.id;
+  if ((kind !== 'chat' && kind !== 'group') || !id || id.length > 300) throw forbidden();
+  return { kind, id };
+}
+
+async function isMember(ctx: AppContext, userId: string, ref: ConversationRef): Promise<boolean> {
+  if (ref.kind === 'chat') {
+    const peer = peerOf(ref.id, userId);
+    return !!peer && (await repo.areFriends(ctx.db, userId, peer));
+  }
+  return repo.isGroupMember(ctx.db, ref.id, userId);
+}
+
+/** Registers the upload targets and the read rules of the two folders (once per app). */
+export function registerChatFiles(ctx: AppContext): void {
+  const folder = async (user: SessionUser, params: Record<string, string>) => {
+    const ref = refOfParams(params);
+    if (!(await isMember(ctx, user.id, ref)))
+      throw forbidden(ref.kind === 'chat' ? MSG.chat.notFriends : MSG.groups.notMember);
+    return conversationFolder(ref);
+  };
+  registerUploadTarget(ctx, TARGET.image, {
+    kind: 'image',
+    maxBytes: CHAT_LIMITS.imageMaxBytes - 1,
+    maxImagePx: 2048,
+    folder,
+  });
+  registerUploadTarget(ctx, TARGET.voice, { kind: 'file', maxBytes: CHAT_LIMITS.voiceMaxBytes, folder });
+  registerAccessRule(ctx, 'chats', (reader, fullPath) =>
+    isMember(ctx, reader.id, { kind: 'chat', id: fullPath.split('/')[1]! }),
+  );
+  registerAccessRule(ctx, 'groups', (reader, fullPath) =>
+    isMember(ctx, reader.id, { kind: 'group', id: fullPath.split('/')[1]! }),
+  );
+}
+
+/** Checks an image (image types only, under 5 MB) or a WAV voice recording, then stores it for the conversation. */
+export async function storeAttachment(
+  ctx: AppContext,
+  user: SessionUser,
+  ref: ConversationRef,
+  kind: AttachmentKind,
+  data: Buffer,
+): Promise<AttachmentResult> {
+  if (!(await isMember(ctx, user.id, ref)))
+    throw forbidden(ref.kind === 'chat' ? MSG.chat.notFriends : MSG.groups.notMember);
+  const type = await fileTypeFromBuffer(data);
+  if (kind === 'image') {
+    if (!type || !IMAGE_TYPES.has(type.mime)) throw badRequest(MSG.chat.invalidImage, 'file');
+    if (data.length >= CHAT_LIMITS.imageMaxBytes) throw badRequest(MSG.chat.imageTooLarge, 'file');
+  } else {
+    if (!type || type.ext !== 'wav') throw badRequest(MSG.chat.invalidVoice, 'file');
+    if (data.length > CHAT_LIMITS.voiceMaxBytes) throw badRequest(MSG.chat.voiceTooLarge, 'file');
+  }
+  const file = await storeUpload(
+    ctx,
+    {
+      user,
+      target: TARGET[kind],
+      params: { kind: ref.kind, id: ref.id },
+      filename: kind === 'image' ? `image.${type.ext}` : 'voice.wav',
+      filetype: type.mime,
+    },
+    { data },
+  );
+  return { url: file.url };
+}
+
+/** True when `content` is a stored file of this conversation of the message's kind. */
+export async function attachmentIsValid(
+  ctx: AppContext,
+  ref: ConversationRef,
+  kind: AttachmentKind,
+  content: string,
+): Promise<boolean> {
+  const fullPath = filePathOfUrl(content);
+  if (!fullPath) return false;
+  const folder = `${conversationFolder(ref)}/`;
+  const name = fullPath.slice(folder.length);
+  if (!fullPath.startsWith(folder) || !name || name.includes('/')) return false;
+  const ext = name.slice(name.lastIndexOf('.') + 1);
+  if (!(STORED_EXT[kind] as readonly string[]).includes(ext)) return false;
+  return (await ctx.storage.head(fullPath)) !== null;
+}

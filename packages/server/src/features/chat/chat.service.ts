@@ -1,0 +1,54 @@
+import type { ChatInfo, ChatList, UnreadCounts } from '@studybuddy/shared/chat';
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import * as chatRepo from './chat.repository.ts';
+import * as repo from './conversation.repository.ts';
+import { authorize } from './messages.service.ts';
+
+/** One-to-one chats as the friends screen and the sidebar badge need them. */
+
+export async function listChats(ctx: AppContext, userId: string): Promise<ChatList> {
+  const rows = await chatRepo.chatsOf(ctx.db, userId);
+  return {
+    chats: rows.map((r) => ({
+      chatId: r.chatId,
+      friendId: r.friendId,
+      lastMessage: r.lastMessage,
+      lastMessageTime: r.lastMessageTime?.toISOString() ?? null,
+      lastMessageSender: r.lastMessageSender,
+      unread: r.unread,
+    })),
+  };
+}
+
+/** Unread messages per friend and in total; counted from the messages after each last read one. */
+export async function unreadCounts(ctx: AppContext, userId: string): Promise<UnreadCounts> {
+  const byFriend = await chatRepo.unreadByFriend(ctx.db, userId);
+  let total = 0;
+  for (const n of byFriend.values()) total += n;
+  return { total, byFriend: Object.fromEntries(byFriend) };
+}
+
+export async function chatInfo(ctx: AppContext, userId: string, chatId: string): Promise<ChatInfo> {
+  const access = await authorize(ctx.db, userId, { kind: 'chat', id: chatId });
+  const friendId = access.peerId!;
+  const [row, friend, myLastRead, friendLastRead] = await Promise.all([
+    chatRepo.chatRow(ctx.db, chatId),
+    chatRepo.personSummary(ctx.db, friendId),
+    repo.lastReadOf(ctx.db, userId, access.ref),
+    repo.lastReadOf(ctx.db, friendId, access.ref),
+  ]);
+  return {
+    chatId,
+    friend: {
+      id: friendId,
+      name: friend?.name || MSG.chat.anonymous,
+      profilePicture: friend?.profilePicture ?? '',
+    },
+    lastMessage: row?.lastMessage ?? '',
+    lastMessageTime: row?.lastMessageTime?.toISOString() ?? null,
+    lastMessageSender: row?.lastMessageSender ?? null,
+    myLastRead,
+    friendLastRead,
+  };
+}

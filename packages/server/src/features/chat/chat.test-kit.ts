@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { chatIdFor, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
+import { connections } from '../../db/schema.ts';
+import type { TestApp } from '../../test/test-app.ts';
+import { createUser, type TestUser } from '../../test/users.ts';
+
+type App = TestApp['app'];
+
+/** Helpers of the chat and groups tests. */
+
+/** Makes the two users friends (one connection row per direction, as accepting a request does). */
+export async function befriend(app: App, a: TestUser, b: TestUser): Promise<void> {
+  await app.ctx.db
+    .insert(connections)
+    .values([
+      { userId: a.id, friendId: b.id },
+      { userId: b.id, friendId: a.id },
+    ])
+    .onConflictDoNothing();
+}
+
+/** `n` new users who are all friends of each other. */
+export async function friends(app: App, n: 2, names?: string[]): Promise<[TestUser, TestUser]>;
+export async function friends(app: App, n: 3, names?: string[]): Promise<[TestUser, TestUser, TestUser]>;
+export async function friends(app: App, n: number, names?: string[]): Promise<TestUser[]>;
+export async function friends(app: App, n: number, names: string[] = []): Promise<TestUser[]> {
+  const users: TestUser[] = [];
+  for (let i = 0; i < n; i++) users.push(await createUser(app, { name: names[i] ?? `Student ${i + 1}` }));
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) await befriend(app, users[i]!, users[j]!);
+  return users;
+}
+
+export const chatRef = (a: TestUser, b: TestUser): ConversationRef => ({ kind: 'chat', id: chatIdFor(a.id, b.id) });
+
+const base = (ref: ConversationRef) => `/api/${ref.kind === 'chat' ? 'chats' : 'groups'}/${encodeURIComponent(ref.id)}`;
+
+export function post(
+  app: App,
+  user: TestUser,
+  ref: ConversationRef,
+  body: { id?: string; type?: MessageType; content: string },
+) {
+  return app.inject({
+    method: 'POST',
+    url: `${base(ref)}/messages`,
+    headers: { cookie: user.cookie },
+    payload: { id: body.id ?? randomUUID(), type: body.type ?? 'text', content: body.content },
+  });
+}
+
+export function history(app: App, user: TestUser, ref: ConversationRef, query = '') {
+  return app.inject({ method: 'GET', url: `${base(ref)}/messages${query}`, headers: { cookie: user.cookie } });
+}
+
+export function markRead(app: App, user: TestUser, ref: ConversationRef, cursor?: number) {
+  return app.inject({
+    method: 'POST',
+    url: `${base(ref)}/read`,
+    headers: { cookie: user.cookie },
+    payload: cursor === undefined ? {} : { cursor },
+  });
+}
+
+export function upload(
+  app: App,
+  user: TestUser,
+  ref: ConversationRef,
+  kind: 'image' | 'voice',
+  data: Buffer,
+  type: string,
+) {
+  return app.inject({
+    method: 'POST',
+    url: `${base(ref)}/attachments?kind=${kind}`,
+    headers: { cookie: user.cookie, 'content-type': type },
+    payload: data,
+  });
+}
+
+export function get(app: App, user: TestUser, url: string) {
+  return app.inject({ method: 'GET', url, headers: { cookie: user.cookie } });
+}
+
+export async function pngBytes(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#3355aa' } })
+    .png()
+    .toBuffer();
+}
+
+/** A real PNG followed by padding up to `bytes` (decoders ignore trailing bytes; the size is what matters). */
+export async function bigImage(bytes: number): Promise<Buffer> {
+  const png = await pngBytes();
+  return Buffer.concat([png, Buffer.alloc(Math.max(0, bytes - png.length))]);
+}
+
+/** A PCM WAV (16-bit mono) of a tone. */
+export function wavBytes(seconds = 1, rate = 16000): Buffer {
+  const samples = Math.round(seconds * rate);
+  const buf = Buffer.alloc(44 + samples * 2);
+  buf.write('RIFF', 0);
+  buf.writeUInt32LE(36 + samples * 2, 4);
+  buf.write('WAVE', 8);
+  buf.write('fmt ', 12);
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24);
+  buf.writeUInt32LE(rate * 2, 28);
+  buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write('data', 36);
+  buf.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++)
+    buf.writeInt16LE(Math.round(Math.sin((i / rate) * 2 * Math.PI * 440) * 8000), 44 + i * 2);
+  return buf;
+}
+
+/** A small but real PDF header and body (not an image). */
+export const pdfBytes = () => Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');

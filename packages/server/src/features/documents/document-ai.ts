@@ -1,0 +1,92 @@
+import type { CitationDto, SummaryEngine } from '@studybuddy/shared/documents-api';
+import { MSG } from '@studybuddy/shared/messages';
+import type { Config } from '../../config.ts';
+import type { JobLog } from '../../platform/jobs/job-queue.ts';
+import type { AnswerResult, SummaryResult } from './extraction/extract-types.ts';
+import type { WorkerLane } from './extraction/worker-lane.ts';
+import { chatCompletion } from './llm/llm-client.ts';
+import { answerPrompt, citedNumbers, saysNotFound, summaryPrompt } from './llm/llm-prompts.ts';
+import type { PageText } from './text-types.ts';
+
+export interface SummaryOutcome {
+  summary: string;
+  keyTerms: string[];
+  engine: SummaryEngine;
+}
+
+export interface AnswerOutcome {
+  answer: string;
+  citations: CitationDto[];
+  found: boolean;
+  engine: SummaryEngine;
+}
+
+export interface DocumentAi {
+  summarise(name: string, pages: PageText[], signal?: AbortSignal): Promise<SummaryOutcome>;
+  /** `key` names the text version, so follow-up questions reuse the worker's index. */
+  answer(key: string, name: string, pages: PageText[], question: string): Promise<AnswerOutcome>;
+}
+
+/** The offline answer as text: the sentences, then where they are. */
+export function offlineAnswerText(result: AnswerResult): string {
+  if (!result.found || !result.sentences.length) return MSG.courses.notInDocument;
+  const where = result.citations[0]?.label;
+  return `${result.sentences.join(' ')}${where ? ` (${where})` : ''}`;
+}
+
+/**
+ * Summaries and answers: offline by default (worker thread: TextRank summary, BM25 retrieval); with
+ * `LLM_BASE_URL` an OpenAI-compatible model writes them from the same passages, and any failure of the
+ * endpoint falls back to the offline result.
+ */
+export function createDocumentAi(llm: Config['llm'], nlp: WorkerLane, log: JobLog): DocumentAi {
+  return {
+    async summarise(name, pages, signal) {
+      const offline = await nlp.run<SummaryResult>({ op: 'summarise', pages }, { signal });
+      if (!llm || !offline.summary) return { ...offline, engine: 'offline' };
+      try {
+        const summary = await chatCompletion(llm, summaryPrompt(name, pages), { signal, maxTokens: 500 });
+        return { summary, keyTerms: offline.keyTerms, engine: 'llm' };
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'LLM summary failed; using the offline summary');
+        return { ...offline, engine: 'offline' };
+      }
+    },
+
+    async answer(key, name, pages, question) {
+      const offline = await nlp.run<AnswerResult>({ op: 'answer', key, pages, question });
+      const fallback: AnswerOutcome = {
+        answer: offlineAnswerText(offline),
+        citations: offline.found ? offline.citations : [],
+        found: offline.found,
+        engine: 'offline',
+      };
+      if (!llm || !offline.context.length) return fallback;
+      try {
+        const context = offline.context;
+        const reply = await chatCompletion(llm, answerPrompt(name, question, context), { maxTokens: 500 });
+        if (saysNotFound(reply)) {
+          return { answer: MSG.courses.notInDocument, citations: [], found: false, engine: 'llm' };
+        }
+        const cited = citedNumbers(reply, context.length);
+        const used = (cited.length ? cited : [1]).map((n) => context[n - 1]!);
+        return {
+          answer: reply,
+          citations: used.map((p) => ({
+            unit: p.unit,
+            page: p.page,
+            label: p.label,
+            passage: p.text,
+            start: p.start,
+            end: p.end,
+          })),
+          found: true,
+          engine: 'llm',
+        };
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'LLM answer failed; answering offline');
+        return fallback;
+      }
+    },
+  };
+}

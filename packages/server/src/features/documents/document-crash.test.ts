@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { DocumentDetailDto } from '@studybuddy/shared/documents-api';
+import { openDatabase } from '../../db/connect.ts';
+import { courseDocuments, documentPages, jobs } from '../../db/schema.ts';
+import { seedUser } from '../../db/seed-users.ts';
+import { createSession, SESSION_COOKIE } from '../auth/session.ts';
+import { scannedPdf } from './test/fixtures.ts';
+import { formData } from './test/helpers.ts';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** The real server (src/main.ts) in its own process, on PGlite in `dataDir`. */
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      RATE_LIMITS: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logs = '';
+  child.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${logs}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not start: ${logs}`);
+}
+
+describe('a server killed mid-OCR', () => {
+  let dataDir: string;
+  let cookie: string;
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'sb-doc-crash-'));
+    const database = await openDatabase({ dataDir });
+    const userId = await seedUser(database.db, { email: 'crash@g.ucla.edu', courses: ['BIO 101'] });
+    cookie = `${SESSION_COOKIE}=${(await createSession(database.db, userId)).token}`;
+    await database.close();
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('resumes the job after a restart at the page it reached, and completes without duplicates', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const get = async (id: string) =>
+      (await (await fetch(`${base}/api/documents/${id}`, { headers: { cookie } })).json()) as DocumentDetailDto;
+
+    child = await startServer(dataDir, port);
+    const pdf = await scannedPdf([
+      ['Page one says cells are small.'],
+      ['Page two says enzymes are proteins.'],
+      ['Page three says the quiz is on Monday.'],
+    ]);
+    const body = formData(
+      { data: pdf, filename: 'three pages.pdf', contentType: 'application/pdf' },
+      { courseId: 'seed-0' },
+    );
+    const res = await fetch(`${base}/api/upload-document`, {
+      method: 'POST',
+      headers: { ...body.headers, cookie },
+      body: body.payload,
+    });
+    expect(res.status).toBe(201);
+    const { document } = (await res.json()) as { document: { id: string } };
+
+    // Kill it hard once page 1 is stored and OCR is on page 2.
+    for (;;) {
+      const doc = await get(document.id);
+      if (doc.status === 'ocr' && (doc.progress?.page ?? 0) >= 2) break;
+      expect(doc.status).not.toBe('done');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child!.once('exit', r));
+
+    child = await startServer(dataDir, port);
+    const seen: string[] = [];
+    let doc: DocumentDetailDto;
+    for (;;) {
+      doc = await get(document.id);
+      const label = doc.progress ? `ocr ${doc.progress.page}` : doc.status;
+      if (seen[seen.length - 1] !== label) seen.push(label);
+      if (doc.status === 'done' || doc.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(doc.status).toBe('done');
+    expect(seen).not.toContain('ocr 1'); // page 1 was not read again
+    const stop = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await stop;
+    child = undefined;
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const docs = await database.db.select().from(courseDocuments);
+      expect(docs).toHaveLength(1);
+      expect(docs[0]!.text).toContain('enzymes are proteins');
+      const pages = await database.db
+        .select()
+        .from(documentPages)
+        .where(eq(documentPages.documentId, document.id))
+        .orderBy(documentPages.page);
+      expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
+      expect(pages[0]!.text).toContain('cells are small');
+      expect(pages[2]!.text).toContain('quiz is on Monday');
+      const rows = await database.db.select().from(jobs);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'done', attempts: 2 });
+    } finally {
+      await database.close();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,193 @@
+import { buffer as readAll } from 'node:stream/consumers';
+import { MSG } from '@studybuddy/shared/messages';
+import type { DocumentErrorKind } from '@studybuddy/shared/documents-api';
+import type { AppContext } from '../../platform/context.ts';
+import { PermanentJobError, type JobContext, type JobDefinition } from '../../platform/jobs/job-queue.ts';
+import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
+import type { DocumentAi } from './document-ai.ts';
+import * as repo from './documents.repository.ts';
+import { ExtractionError, extractKindFor, type ExtractedPage, type WorkerEvent } from './extraction/extract-types.ts';
+import type { WorkerLane } from './extraction/worker-lane.ts';
+import { storagePathFor } from './storage-paths.ts';
+
+export const PROCESS_JOB = 'documents.process';
+export const MAX_PAGES = 2000;
+
+export interface ProcessPayload {
+  documentId: string;
+}
+
+/** A failure the user sees on the document, with its kind; never retried. */
+class DocumentFailure extends PermanentJobError {
+  constructor(
+    readonly kind: DocumentErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Deps {
+  ctx: AppContext;
+  extractLane: WorkerLane;
+  ai: DocumentAi;
+  canvas: () => CanvasFilesSource;
+}
+
+/** Tells the owner's open tabs that the document changed (they refetch it). */
+function announce(ctx: AppContext, doc: repo.DocumentRow) {
+  ctx.realtime?.toUsers([doc.userId], { type: 'document.changed', documentId: doc.id, courseId: doc.courseId });
+}
+
+async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buffer; contentType: string }> {
+  const { ctx } = deps;
+  const canvas = deps.canvas();
+  if (doc.storagePath) {
+    const obj = await ctx.storage.get(doc.storagePath);
+    if (!obj) throw new DocumentFailure('error', MSG.courses.processingError);
+    return { bytes: await readAll(obj.body), contentType: obj.meta.contentType };
+  }
+  if (doc.source !== 'canvas' || !doc.canvasFileId) throw new DocumentFailure('error', MSG.courses.processingError);
+  try {
+    const file = await canvas.downloadFile(doc.userId, doc.courseId, doc.canvasFileId);
+    const storagePath = storagePathFor(doc.userId, doc.id, doc.name);
+    await ctx.storage.put(storagePath, file.bytes, { contentType: file.contentType });
+    await repo.updateDocument(ctx.db, doc.id, {
+      storagePath,
+      size: file.bytes.length,
+      contentType: file.contentType,
+    });
+    return file;
+  } catch (err) {
+    if (err instanceof CanvasFilesError) {
+      if (err.kind === 'forbidden' || err.kind === 'auth' || err.kind === 'not_connected') {
+        throw new DocumentFailure('access_denied', MSG.courses.accessDenied);
+      }
+      if (err.kind === 'not_found') {
+        throw new DocumentFailure('error', MSG.courses.fetchContentFailed(err.message));
+      }
+    }
+    throw err;
+  }
+}
+
+async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Promise<void> {
+  const { ctx, extractLane, ai } = deps;
+  const doc = await repo.findDocument(ctx.db, payload.documentId);
+  if (!doc || doc.status === 'done') return;
+  await repo.markProcessing(ctx.db, doc.id, { status: 'extracting', errorKind: null, errorMessage: null });
+  announce(ctx, doc);
+
+  const { bytes, contentType } = await bytesOf(deps, doc);
+  const kind = extractKindFor(doc.name, contentType);
+  const startPage = kind === 'pdf' ? await repo.nextMissingPage(ctx.db, doc.id) : 1;
+  if (kind !== 'pdf') await repo.deletePages(ctx.db, doc.id);
+
+  // Events arrive faster than the database writes them: chain the writes and wait for them at the end.
+  let writes: Promise<void> = Promise.resolve();
+  let pending: ExtractedPage[] = [];
+  let total = 0;
+  const enqueueWrite = (fn: () => Promise<void>) => {
+    writes = writes.then(fn);
+    writes.catch(() => undefined);
+  };
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length) enqueueWrite(() => repo.upsertPages(ctx.db, doc.id, batch));
+  };
+  const onEvent = (e: WorkerEvent) => {
+    if (e.type === 'total') total = e.pages;
+    else if (e.type === 'ocr') {
+      flush();
+      enqueueWrite(async () => {
+        await repo.markProcessing(ctx.db, doc.id, { status: 'ocr', progressPage: e.page, progressPages: e.pages });
+        announce(ctx, doc);
+      });
+    } else if (e.type === 'page') {
+      pending.push(e.page);
+      // OCR pages are slow and precious: store each at once, so a crash loses at most the page in progress.
+      if (e.page.method === 'ocr' || pending.length >= 25) flush();
+    }
+  };
+
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  try {
+    await extractLane.run(
+      { op: 'extract', kind, bytes: copy.buffer, startPage, maxPages: MAX_PAGES },
+      { onEvent, signal: job.signal, transfer: [copy.buffer] },
+    );
+  } catch (err) {
+    flush();
+    await writes;
+    if (err instanceof ExtractionError) throw new DocumentFailure(err.kind, err.message);
+    throw err;
+  }
+  flush();
+  await writes;
+
+  const pages = await repo.listPages(ctx.db, doc.id);
+  const text = pages
+    .map((p) => p.text)
+    .join('\n\n')
+    .trim();
+  const ocrUsed = pages.some((p) => p.method === 'ocr');
+  if (!text && (kind === 'pdf' || kind === 'image')) {
+    throw new DocumentFailure('ocr_failed', MSG.courses.ocrFailed);
+  }
+  if (!text) {
+    await repo.completeDocument(ctx.db, doc.id, {
+      text: '',
+      summary: null,
+      keyTerms: [],
+      summaryEngine: null,
+      ocrUsed,
+    });
+    announce(ctx, doc);
+    return;
+  }
+  await repo.markProcessing(ctx.db, doc.id, { status: 'summarising', progressPage: null, progressPages: null });
+  announce(ctx, doc);
+  const summary = await ai.summarise(
+    doc.name,
+    pages.map((p) => ({ page: p.page, unit: p.unit as ExtractedPage['unit'], label: p.label, text: p.text })),
+    job.signal,
+  );
+  await repo.completeDocument(ctx.db, doc.id, {
+    text,
+    summary: summary.summary || null,
+    keyTerms: summary.keyTerms,
+    summaryEngine: summary.summary ? summary.engine : null,
+    ocrUsed,
+  });
+  ctx.log.info({ documentId: doc.id, pages: total || pages.length, ocrUsed }, 'document processed');
+  announce(ctx, doc);
+}
+
+/** The processing job: fetch bytes, extract page by page (resumable), summarise, store once. */
+export function processJob(deps: Deps): JobDefinition<ProcessPayload> {
+  return {
+    kind: PROCESS_JOB,
+    maxAttempts: 3,
+    handler: (payload, job) => process(deps, payload, job),
+    async onFailed(payload, err) {
+      const kind: DocumentErrorKind = err instanceof DocumentFailure ? err.kind : 'error';
+      const message =
+        err instanceof DocumentFailure
+          ? kind === 'unreadable'
+            ? MSG.courses.summaryFailed(err.message)
+            : err.message
+          : MSG.courses.processingError;
+      await repo.updateDocument(deps.ctx.db, payload.documentId, {
+        status: 'failed',
+        progressPage: null,
+        progressPages: null,
+        errorKind: kind,
+        errorMessage: message,
+      });
+      const doc = await repo.findDocument(deps.ctx.db, payload.documentId);
+      if (doc) announce(deps.ctx, doc);
+    },
+  };
+}

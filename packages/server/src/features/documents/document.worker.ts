@@ -1,0 +1,109 @@
+// Worker thread: every CPU-heavy step of document processing (PDF parsing, page rendering, OCR, office
+// formats, sentence analysis, summaries, retrieval), so the API's event loop never waits on them.
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { buildIndex, answerOffline, type RetrievalIndex } from './nlp/answer.ts';
+import { buildPassages } from './nlp/passages.ts';
+import { keySentences, summariseOffline } from './nlp/summarise.ts';
+import type { Sentence } from './nlp/text-analysis.ts';
+import type { PageText } from './text-types.ts';
+import {
+  ExtractionError,
+  type ExtractedPage,
+  type WorkerEvent,
+  type WorkerRequest,
+} from './extraction/extract-types.ts';
+import { sections } from './extraction/sections.ts';
+import { decodeText } from './extraction/plain-text.ts';
+
+// Readers load on first use: a thread that only summarises never pays for pdf.js, OCR or Office parsers.
+const office = () => import('./extraction/office-extract.ts');
+const ocr = () => import('./extraction/ocr.ts');
+
+// Background work yields the CPU to the API: on Linux a thread's nice value is its own (pid 0 = this
+// thread) and the OCR engine's thread, started from here, inherits it.
+try {
+  setPriority(0, 10);
+} catch {
+  // not permitted here: run at normal priority
+}
+
+const port = parentPort!;
+const send = (event: WorkerEvent) => port.postMessage(event);
+
+async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<void> {
+  const bytes = new Uint8Array(req.bytes);
+  const onPage = (page: ExtractedPage) => send({ id: req.id, type: 'page', page });
+  const emitAll = (pages: ExtractedPage[]) => {
+    send({ id: req.id, type: 'total', pages: pages.length });
+    pages.forEach(onPage);
+  };
+  switch (req.kind) {
+    case 'pdf': {
+      const { extractPdf } = await import('./extraction/pdf-extract.ts');
+      return extractPdf(bytes, {
+        startPage: req.startPage,
+        maxPages: req.maxPages,
+        onTotal: (pages) => send({ id: req.id, type: 'total', pages }),
+        onOcrStart: (page, pages) => send({ id: req.id, type: 'ocr', page, pages }),
+        onPage,
+      });
+    }
+    case 'image': {
+      const { imageForOcr, ocrImage } = await ocr();
+      send({ id: req.id, type: 'total', pages: 1 });
+      send({ id: req.id, type: 'ocr', page: 1, pages: 1 });
+      const { text } = await ocrImage(await imageForOcr(Buffer.from(bytes)));
+      return onPage({ page: 1, unit: 'page', label: 'page 1', text, method: 'ocr' });
+    }
+    case 'docx':
+      return emitAll(await (await office()).extractDocx(bytes));
+    case 'pptx':
+      return emitAll(await (await office()).extractPptx(bytes));
+    case 'xlsx':
+      return emitAll(await (await office()).extractXlsx(bytes));
+    case 'rtf':
+      return emitAll(await (await office()).extractRtf(bytes));
+    case 'text':
+      return emitAll(sections(decodeText(bytes)));
+    case 'none':
+      return emitAll([]);
+  }
+}
+
+/** The last document's passages and index, so follow-up questions skip the analysis. */
+let cached: { key: string; index: RetrievalIndex; overview: Sentence[] } | null = null;
+
+function indexFor(key: string, pages: PageText[]) {
+  if (cached?.key !== key) {
+    const { passages, sentences } = buildPassages(pages);
+    cached = { key, index: buildIndex(passages), overview: keySentences(sentences) };
+  }
+  return cached;
+}
+
+port.on('message', (req: WorkerRequest) => {
+  const run = async (): Promise<unknown> => {
+    switch (req.op) {
+      case 'extract':
+        return extract(req);
+      case 'summarise': {
+        const { sentences } = buildPassages(req.pages);
+        return summariseOffline(sentences);
+      }
+      case 'answer': {
+        const { index, overview } = indexFor(req.key, req.pages);
+        const result = answerOffline(index, req.question, overview);
+        return { ...result, context: result.context.map(({ sentences: _s, terms: _t, id: _i, ...rest }) => rest) };
+      }
+    }
+  };
+  run().then(
+    (value) => send({ id: req.id, type: 'result', value: value ?? null }),
+    (err: unknown) => {
+      const kind = err instanceof ExtractionError ? err.kind : undefined;
+      const message = err instanceof Error ? err.message : String(err);
+      send({ id: req.id, type: 'error', error: { kind, message } });
+    },
+  );
+});

@@ -1,0 +1,213 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import { z } from 'zod';
+import { DOCUMENT_MAX_UPLOAD_BYTES, formatFileSize } from '@studybuddy/shared/documents';
+import {
+  askDocumentInputSchema,
+  COURSE_DOCUMENT_UPLOAD_TARGET,
+  courseIdSchema,
+  createDocumentInputSchema,
+  documentSearchQuerySchema,
+  fetchCourseFilesInputSchema,
+  summarizeDocumentInputSchema,
+  summarizeTextInputSchema,
+} from '@studybuddy/shared/documents-api';
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest, parse } from '../../platform/errors.ts';
+import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
+import { registerAccessRule } from '../../platform/storage/access.ts';
+import { requireUser } from '../auth/session.ts';
+import { registerUploadTarget } from '../files/files.service.ts';
+import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
+import { canvasFilesFor, setCanvasFilesSource, type CanvasFilesSource } from './canvas-files.ts';
+import { fetchCourseFiles } from './course-files.ts';
+import { createDocumentAi } from './document-ai.ts';
+import { processJob } from './document-processor.ts';
+import { searchCourse } from './document-search.ts';
+import { createDocumentsService, SummaryFailure } from './documents.service.ts';
+import { WorkerLane, type LaneOptions } from './extraction/worker-lane.ts';
+import * as repo from './documents.repository.ts';
+import { lmsCanvasFiles } from './lms-canvas-files.ts';
+import { documentsFolder, uploadsFolder } from './storage-paths.ts';
+
+export interface DocumentsOptions {
+  canvas?: CanvasFilesSource;
+  queue?: JobQueueOptions;
+  lanes?: LaneOptions;
+}
+
+const idParams = z.object({ id: z.string().trim().min(1).max(100) });
+const courseParams = z.object({ courseId: courseIdSchema });
+const refreshQuery = z.object({ refresh: z.enum(['0', '1']).optional() });
+
+/** Reads the multipart upload: the file (up to the limit) and the course it belongs to. */
+async function readUpload(request: FastifyRequest) {
+  if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', MSG.api.unsupportedType);
+  const query = request.query as Record<string, unknown>;
+  let courseId = typeof query.courseId === 'string' ? query.courseId : undefined;
+  let file: { filename: string; mimetype: string; bytes: Buffer } | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: DOCUMENT_MAX_UPLOAD_BYTES, files: 1, fields: 5 } })) {
+      if (part.type === 'file') {
+        file = { filename: part.filename, mimetype: part.mimetype, bytes: await part.toBuffer() };
+      } else if (part.fieldname === 'courseId' && typeof part.value === 'string') {
+        courseId = part.value;
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(
+        413,
+        'file_too_large',
+        MSG.courses.fileTooLarge(formatFileSize(DOCUMENT_MAX_UPLOAD_BYTES)),
+        'file',
+      );
+    }
+    if (code?.startsWith('FST_')) throw badRequest(MSG.courses.uploadFailed, 'file');
+    throw err;
+  }
+  if (!file?.filename) throw badRequest(MSG.courses.fileRequired, 'file');
+  return { ...file, courseId: parse(courseIdSchema, courseId) };
+}
+
+/** Spec §7 calls 3–7 and the documents of a course, for the signed-in user's own data only. */
+export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {}) {
+  return async (app: FastifyInstance) => {
+    const extractLane = new WorkerLane(options.lanes);
+    const nlpLane = new WorkerLane({ idleMs: 120_000, ...options.lanes });
+    const ai = createDocumentAi(ctx.config.llm, nlpLane, ctx.log);
+    setCanvasFilesSource(ctx, options.canvas ?? lmsCanvasFiles(ctx));
+    const canvas = () => canvasFilesFor(ctx);
+    const queue = createJobQueue(ctx.database, ctx.log, options.queue);
+    queue.define(processJob({ ctx, extractLane, ai, canvas }));
+    const service = createDocumentsService({ ctx, queue, ai, canvas });
+
+    app.addHook('onReady', () => queue.start());
+    app.addHook('preClose', async () => {
+      await queue.stop();
+      await Promise.all([extractLane.close(), nlpLane.close()]);
+    });
+    registerAccountCleanup(ctx, (userId) => ctx.storage.deletePrefix(documentsFolder(userId)));
+    // Large files go up resumably through the files platform, then become documents (POST /api/documents).
+    registerUploadTarget(ctx, COURSE_DOCUMENT_UPLOAD_TARGET, {
+      kind: 'file',
+      maxBytes: DOCUMENT_MAX_UPLOAD_BYTES,
+      async folder(user, params) {
+        const courses = await repo.profileCourses(ctx.db, user.id);
+        if (!courses.some((c) => c.id === params.courseId)) throw badRequest(MSG.courses.courseRequired, 'courseId');
+        return uploadsFolder(user.id);
+      },
+    });
+    registerAccessRule(ctx, 'documents', (reader, fullPath) => fullPath.split('/')[1] === reader.id);
+    if (!app.hasRequestDecorator('isMultipart')) await app.register(fastifyMultipart);
+
+    const limited = (max: number): { rateLimit?: RateLimitOptions } =>
+      ctx.config.rateLimits
+        ? { rateLimit: { max, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip } }
+        : {};
+
+    app.get('/api/courses/:courseId/documents', async (request) => {
+      const user = requireUser(request);
+      const { courseId } = parse(courseParams, request.params);
+      const { refresh } = parse(refreshQuery, request.query);
+      return service.listCourse(user.id, courseId, refresh === '1');
+    });
+
+    /** Beyond the spec: search across the text of a course's documents. */
+    app.get('/api/courses/:courseId/search', async (request) => {
+      const user = requireUser(request);
+      const { courseId } = parse(courseParams, request.params);
+      const { q } = parse(documentSearchQuerySchema, request.query);
+      return { hits: await searchCourse(ctx.db, user.id, courseId, q) };
+    });
+
+    app.get('/api/documents/:id', async (request) => {
+      const user = requireUser(request);
+      return service.detail(user.id, parse(idParams, request.params).id);
+    });
+
+    app.get('/api/documents/:id/pages', async (request) => {
+      const user = requireUser(request);
+      return { pages: await service.pages(user.id, parse(idParams, request.params).id) };
+    });
+
+    app.get('/api/documents/:id/file', async (request, reply) => {
+      const user = requireUser(request);
+      const file = await service.openFile(user.id, parse(idParams, request.params).id);
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Length', file.size)
+        .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'private, no-cache')
+        .send(file.body);
+    });
+
+    app.post('/api/documents/:id/process', async (request) => {
+      const user = requireUser(request);
+      return { document: await service.process(user.id, parse(idParams, request.params).id) };
+    });
+
+    // §7 call 6: multipart with the file (and the course it belongs to).
+    app.post('/api/upload-document', { config: limited(60) }, async (request, reply) => {
+      const user = requireUser(request);
+      const upload = await readUpload(request);
+      return reply.status(201).send(await service.upload(user.id, upload));
+    });
+
+    app.post('/api/documents', async (request, reply) => {
+      const user = requireUser(request);
+      const input = parse(createDocumentInputSchema, request.body);
+      return reply.status(201).send(await service.createFromUpload(user.id, input));
+    });
+
+    // §7 call 4
+    app.post('/api/summarize-text', { config: limited(30) }, async (request) => {
+      requireUser(request);
+      return service.summarizeText(parse(summarizeTextInputSchema, request.body));
+    });
+
+    // §7 call 5: the stored summary, or 202 while the document is processed; failures carry the flags.
+    app.post('/api/summarize-document', { config: limited(60) }, async (request, reply) => {
+      const user = requireUser(request);
+      try {
+        const { status, body } = await service.summarizeDocument(
+          user.id,
+          parse(summarizeDocumentInputSchema, request.body),
+        );
+        return reply.status(status).send(body);
+      } catch (err) {
+        if (!(err instanceof SummaryFailure)) throw err;
+        return reply.status(422).send({
+          error: { code: err.code, message: err.message },
+          ocr_failed: err.errorKind === 'ocr_failed',
+          access_denied: err.errorKind === 'access_denied',
+        });
+      }
+    });
+
+    // §7 call 7
+    app.post('/api/ask-document', { config: limited(30) }, async (request) => {
+      const user = requireUser(request);
+      const input = parse(askDocumentInputSchema, request.body);
+      try {
+        return await service.ask(user.id, input);
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        ctx.log.error({ err }, 'answering a question failed');
+        throw new AppError(503, 'question_failed', MSG.courses.questionError);
+      }
+    });
+
+    // §7 call 3: the course's Canvas files (with module names), or one file's content with file_id.
+    app.post('/api/fetch-course-files', { config: limited(60) }, async (request, reply) => {
+      const user = requireUser(request);
+      const input = parse(fetchCourseFilesInputSchema, request.body);
+      const { status, body } = await fetchCourseFiles({ ctx, service, canvas }, user.id, input);
+      return reply.status(status).send(body);
+    });
+  };
+}

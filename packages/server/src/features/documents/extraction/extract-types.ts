@@ -1,0 +1,80 @@
+import { fileExtension } from '@studybuddy/shared/documents';
+import type { CitationDto, DocumentErrorKind, TextUnit } from '@studybuddy/shared/documents-api';
+import type { PageText } from '../text-types.ts';
+
+/** Which reader handles a file. 'none' has no text we can read (video, audio, legacy binary Office files). */
+export type ExtractKind = 'pdf' | 'image' | 'docx' | 'pptx' | 'xlsx' | 'rtf' | 'text' | 'none';
+
+const BY_EXTENSION: Record<string, ExtractKind> = {
+  pdf: 'pdf',
+  jpg: 'image',
+  jpeg: 'image',
+  png: 'image',
+  gif: 'image',
+  bmp: 'image',
+  webp: 'image',
+  tif: 'image',
+  tiff: 'image',
+  docx: 'docx',
+  pptx: 'pptx',
+  xlsx: 'xlsx',
+  rtf: 'rtf',
+  txt: 'text',
+  csv: 'text',
+  md: 'text',
+  tsv: 'text',
+};
+
+export function extractKindFor(name: string, contentType = ''): ExtractKind {
+  const byName = BY_EXTENSION[fileExtension(name)];
+  if (byName) return byName;
+  if (contentType.startsWith('text/')) return 'text';
+  return 'none';
+}
+
+export interface ExtractedPage extends PageText {
+  method: 'text' | 'ocr';
+}
+
+/** A file we cannot read; retrying will not help. */
+export class ExtractionError extends Error {
+  constructor(
+    readonly kind: Exclude<DocumentErrorKind, 'access_denied'>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ExtractOptions {
+  /** Pages before this one are already stored (a resumed job). */
+  startPage: number;
+  maxPages: number;
+  onTotal(pages: number): void;
+  onOcrStart(page: number, pages: number): void;
+  onPage(page: ExtractedPage): void;
+}
+
+export interface SummaryResult {
+  summary: string;
+  keyTerms: string[];
+}
+
+export interface AnswerResult {
+  found: boolean;
+  sentences: string[];
+  citations: CitationDto[];
+  context: { page: number; unit: TextUnit; label: string; text: string; start: number; end: number }[];
+}
+
+export type WorkerRequest =
+  | { id: number; op: 'extract'; kind: ExtractKind; bytes: ArrayBuffer; startPage: number; maxPages: number }
+  | { id: number; op: 'summarise'; pages: PageText[] }
+  | { id: number; op: 'answer'; key: string; pages: PageText[]; question: string };
+
+export type WorkerEvent =
+  | { id: number; type: 'total'; pages: number }
+  | { id: number; type: 'ocr'; page: number; pages: number }
+  | { id: number; type: 'page'; page: ExtractedPage }
+  | { id: number; type: 'result'; value: unknown }
+  | { id: number; type: 'error'; error: { kind?: ExtractionError['kind']; message: string } };

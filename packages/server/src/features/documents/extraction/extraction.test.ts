@@ -1,0 +1,146 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { MSG } from '@studybuddy/shared/messages';
+import { corruptPdf, docx, pptx, rtf, scannedPdf, textImage, textPdf, xlsx } from '../test/fixtures.ts';
+import {
+  ExtractionError,
+  extractKindFor,
+  type ExtractedPage,
+  type ExtractKind,
+  type WorkerEvent,
+} from './extract-types.ts';
+import { WorkerLane } from './worker-lane.ts';
+
+const lane = new WorkerLane({ idleMs: 5_000 });
+afterAll(() => lane.close());
+
+async function extract(kind: ExtractKind, bytes: Buffer, startPage = 1) {
+  const pages: ExtractedPage[] = [];
+  const events: WorkerEvent['type'][] = [];
+  const copy = new Uint8Array(bytes);
+  await lane.run(
+    { op: 'extract', kind, bytes: copy.buffer, startPage, maxPages: 100 },
+    {
+      transfer: [copy.buffer],
+      onEvent: (e) => {
+        events.push(e.type);
+        if (e.type === 'page') pages.push(e.page);
+      },
+    },
+  );
+  return { pages, events };
+}
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+describe('text extraction in a worker thread', () => {
+  it('reads the text layer of a PDF page by page', async () => {
+    const pdf = await textPdf([
+      ['Cell biology basics.', 'Mitochondria make ATP.'],
+      ['Photosynthesis happens in chloroplasts.'],
+    ]);
+    const { pages, events } = await extract('pdf', pdf);
+    expect(pages.map((p) => [p.page, p.label, p.method])).toEqual([
+      [1, 'page 1', 'text'],
+      [2, 'page 2', 'text'],
+    ]);
+    expect(squash(pages[0]!.text)).toBe('Cell biology basics. Mitochondria make ATP.');
+    expect(squash(pages[1]!.text)).toBe('Photosynthesis happens in chloroplasts.');
+    expect(events).not.toContain('ocr');
+  });
+
+  it('continues from the page given when a job resumes', async () => {
+    const pdf = await textPdf([['First page here.'], ['Second page here.'], ['Third page here.']]);
+    const { pages } = await extract('pdf', pdf, 3);
+    expect(pages.map((p) => p.page)).toEqual([3]);
+  });
+
+  it('reads a scanned PDF page (no text layer) with OCR at 300 dpi', async () => {
+    const pdf = await scannedPdf([['The midterm exam is on October 3.', 'Bring a calculator.']]);
+    const { pages, events } = await extract('pdf', pdf);
+    expect(events).toContain('ocr');
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.method).toBe('ocr');
+    expect(squash(pages[0]!.text)).toBe('The midterm exam is on October 3. Bring a calculator.');
+  }, 60_000);
+
+  it('reads an image with OCR', async () => {
+    const png = await textImage(['Office hours are Tuesday at noon.']);
+    const { pages } = await extract('image', png);
+    expect(pages).toEqual([
+      { page: 1, unit: 'page', label: 'page 1', text: 'Office hours are Tuesday at noon.', method: 'ocr' },
+    ]);
+  }, 60_000);
+
+  it('reads DOCX paragraphs into sections', async () => {
+    const { pages } = await extract('docx', await docx(['Essay prompt', 'The final essay is due on May 5.']));
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toMatchObject({ page: 1, unit: 'section', label: 'section 1' });
+    expect(pages[0]!.text).toContain('The final essay is due on May 5.');
+    expect(pages[0]!.text).toContain('Essay prompt');
+  });
+
+  it('reads PPTX slide by slide', async () => {
+    const { pages } = await extract(
+      'pptx',
+      await pptx([['Lecture 1', 'Cells are the unit of life'], ['DNA replication']]),
+    );
+    expect(pages.map((p) => [p.label, p.text])).toEqual([
+      ['slide 1', 'Lecture 1\nCells are the unit of life'],
+      ['slide 2', 'DNA replication'],
+    ]);
+  });
+
+  it('reads XLSX sheet by sheet', async () => {
+    const file = await xlsx({
+      Grades: [
+        ['Name', 'Score'],
+        ['Ada', 97],
+      ],
+      Schedule: [['Week 1', 'Midterm on Oct 3']],
+    });
+    const { pages } = await extract('xlsx', file);
+    expect(pages.map((p) => [p.label, p.text])).toEqual([
+      ['sheet Grades', 'Name\tScore\nAda\t97'],
+      ['sheet Schedule', 'Week 1\tMidterm on Oct 3'],
+    ]);
+  });
+
+  it('reads TXT (UTF-8 with BOM), CSV and RTF', async () => {
+    const txt = await extract('text', Buffer.from('\uFEFFEnzymes speed up reactions.\n\nThey are proteins — mostly.'));
+    expect(txt.pages[0]!.text).toBe('Enzymes speed up reactions.\n\nThey are proteins — mostly.');
+    const csv = await extract('text', Buffer.from('week,topic\n1,Cells\n2,Genetics\n'));
+    expect(csv.pages[0]!.text).toBe('week,topic\n1,Cells\n2,Genetics');
+    const r = await extract('rtf', rtf(['Some {\\b bold} text about enzymes.', 'Second paragraph.']));
+    expect(squash(r.pages[0]!.text)).toBe('Some bold text about enzymes. Second paragraph.');
+  });
+
+  it('splits long plain text into sections of about 400 words', async () => {
+    const para = (n: number) => Array.from({ length: 100 }, (_, i) => `word${n}x${i}`).join(' ');
+    const text = Array.from({ length: 10 }, (_, n) => para(n)).join('\n\n');
+    const { pages } = await extract('text', Buffer.from(text));
+    expect(pages.map((p) => p.label)).toEqual(['section 1', 'section 2', 'section 3']);
+    expect(pages.map((p) => p.text.split(/\s+/).length)).toEqual([400, 400, 200]);
+  });
+
+  it('gives a clear, permanent error for a corrupt PDF and stays usable afterwards', async () => {
+    const err = await extract('pdf', corruptPdf()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExtractionError);
+    expect(err).toMatchObject({ kind: 'unreadable', message: MSG.courses.unreadablePdf });
+    const { pages } = await extract('text', Buffer.from('Still working.'));
+    expect(pages[0]!.text).toBe('Still working.');
+  });
+
+  it('refuses a binary file that claims to be text', async () => {
+    const err = await extract('text', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 1])).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'unreadable', message: MSG.courses.unreadableFile });
+  });
+
+  it('picks the reader by extension', () => {
+    expect(extractKindFor('Scan.PDF')).toBe('pdf');
+    expect(extractKindFor('photo.jpeg')).toBe('image');
+    expect(extractKindFor('notes.docx')).toBe('docx');
+    expect(extractKindFor('old.doc')).toBe('none');
+    expect(extractKindFor('talk.mp4')).toBe('none');
+    expect(extractKindFor('README', 'text/plain')).toBe('text');
+  });
+});

@@ -1,0 +1,95 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
+import { MSG } from '@studybuddy/shared/messages';
+import { ExtractionError } from './extract-types.ts';
+
+const require = createRequire(import.meta.url);
+/** English LSTM data shipped in npm (@tesseract.js-data/eng): nothing is downloaded at run time. */
+const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+
+let worker: Promise<TesseractWorker> | null = null;
+
+function ocrWorker(): Promise<TesseractWorker> {
+  worker ??= (async () => {
+    const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, cacheMethod: 'none', gzip: true });
+    await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' });
+    return w;
+  })();
+  return worker;
+}
+
+export interface OcrResult {
+  text: string;
+  confidence: number;
+}
+
+/** Tidies OCR output: no trailing spaces, at most one blank line in a row. */
+function tidy(text: string): string {
+  return text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Reads the text of a page image (tesseract, page segmentation mode 3). */
+export async function ocrImage(image: Buffer): Promise<OcrResult> {
+  const w = await ocrWorker();
+  const { data } = await w.recognize(image);
+  const text = tidy(data.text);
+  const words = text.split(/\s+/).filter((t) => /\p{L}{2,}/u.test(t)).length;
+  // Noise from a blank or unreadable page: too few real words at low confidence.
+  if (words < 2 || (data.confidence < 35 && words < 5)) return { text: '', confidence: data.confidence };
+  return { text, confidence: data.confidence };
+}
+
+/**
+ * A canvas as a greyscale PGM: what tesseract reads fastest (no PNG compression on the way in, no decoding on
+ * the way out), made on this thread rather than on the process's shared I/O thread pool.
+ */
+export function canvasToPgm(ctx: SKRSContext2D, width: number, height: number): Buffer {
+  const { data } = ctx.getImageData(0, 0, width, height);
+  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
+  const out = Buffer.allocUnsafe(header.length + width * height);
+  header.copy(out);
+  for (let i = 0, j = header.length; i < data.length; i += 4, j++) {
+    // ITU-R BT.601 luma; the canvas was filled white first, so alpha is already flattened.
+    out[j] = (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
+  }
+  return out;
+}
+
+const isPng = (b: Buffer) => b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const isBmp = (b: Buffer) => b.length > 2 && b[0] === 0x42 && b[1] === 0x4d;
+
+/**
+ * An image ready for OCR: PNG, JPEG and BMP of a good size go as they are; anything else (GIF, WebP, small
+ * images, which are enlarged 2x) is decoded, flattened on white and handed over as greyscale.
+ */
+export async function imageForOcr(bytes: Buffer): Promise<Buffer> {
+  let img;
+  try {
+    img = await loadImage(bytes);
+  } catch {
+    throw new ExtractionError('unreadable', MSG.courses.unreadableFile);
+  }
+  const small = Math.max(img.width, img.height) < 1200;
+  if (!small && (isPng(bytes) || isJpeg(bytes) || isBmp(bytes))) return bytes;
+  const scale = small ? 2 : 1;
+  const width = Math.max(1, img.width * scale);
+  const height = Math.max(1, img.height * scale);
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.drawImage(img, 0, 0, width, height);
+  return canvasToPgm(ctx, width, height);
+}
+
+export async function closeOcr(): Promise<void> {
+  const w = worker;
+  worker = null;
+  if (w) await (await w).terminate();
+}

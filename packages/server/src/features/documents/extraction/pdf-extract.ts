@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { MSG } from '@studybuddy/shared/messages';
+import { ExtractionError, type ExtractOptions } from './extract-types.ts';
+import { canvasToPgm, ocrImage } from './ocr.ts';
+
+const require = createRequire(import.meta.url);
+const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const STANDARD_FONTS = path.join(PDFJS_ROOT, 'standard_fonts') + path.sep;
+
+/** A page with at least this many letters and digits in its text layer is text; below, a page with images is a scan. */
+const FULL_TEXT_CHARS = 40;
+const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject]);
+
+/** Whether the page paints any image (a scan, a photo of a whiteboard…). */
+async function hasImages(page: PDFPageProxy): Promise<boolean> {
+  const ops = await page.getOperatorList();
+  return ops.fnArray.some((fn) => IMAGE_OPS.has(fn));
+}
+/** OCR resolution; pages are capped so a poster-sized page cannot exhaust memory. */
+const OCR_DPI = 300;
+const MAX_RENDER_SIDE = 5000;
+
+async function open(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  try {
+    return await getDocument({
+      data: bytes,
+      standardFontDataUrl: STANDARD_FONTS,
+      disableFontFace: true,
+      useSystemFonts: false,
+      isEvalSupported: false,
+      verbosity: 0,
+    }).promise;
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name === 'PasswordException') throw new ExtractionError('unreadable', MSG.courses.encryptedPdf);
+    throw new ExtractionError('unreadable', MSG.courses.unreadablePdf);
+  }
+}
+
+interface TextItemLike {
+  str?: string;
+  hasEOL?: boolean;
+}
+
+/** The page's text layer in reading order, lines kept. */
+function joinItems(items: TextItemLike[]): string {
+  let out = '';
+  for (const item of items) {
+    if (typeof item.str !== 'string') continue;
+    out += item.str;
+    if (item.hasEOL) out += '\n';
+    else if (item.str && !out.endsWith(' ')) out += ' ';
+  }
+  return out
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+const countAlnum = (s: string) => (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
+
+/** Renders one page at ~300 dpi on a white background, as a greyscale image for OCR. */
+async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<Buffer> {
+  const page = await pdf.getPage(pageNumber);
+  const base = page.getViewport({ scale: 1 });
+  const scale = Math.min(OCR_DPI / 72, MAX_RENDER_SIDE / Math.max(base.width, base.height));
+  const viewport = page.getViewport({ scale });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  // pdf.js draws on any 2D context with the DOM canvas API; @napi-rs/canvas provides one in Node.
+  const params = { canvas, canvasContext: ctx, viewport } as unknown as Parameters<typeof page.render>[0];
+  await page.render(params).promise;
+  page.cleanup();
+  return canvasToPgm(ctx, canvas.width, canvas.height);
+}
+
+/**
+ * Text of every page from the PDF text layer; pages without one (scans) are rendered and read with OCR.
+ * Pages before `startPage` are skipped (they were stored by an earlier, interrupted run).
+ */
+export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<void> {
+  const pdf = await open(bytes);
+  try {
+    const pages = pdf.numPages;
+    if (pages > opts.maxPages) throw new ExtractionError('unreadable', MSG.courses.tooManyPages(opts.maxPages));
+    opts.onTotal(pages);
+    for (let n = Math.max(1, opts.startPage); n <= pages; n++) {
+      let text: string;
+      let scanned: boolean;
+      try {
+        const page = await pdf.getPage(n);
+        text = joinItems((await page.getTextContent()).items as TextItemLike[]);
+        scanned = countAlnum(text) < FULL_TEXT_CHARS && (await hasImages(page));
+        page.cleanup();
+      } catch {
+        throw new ExtractionError('unreadable', MSG.courses.unreadablePdf);
+      }
+      if (!scanned) {
+        opts.onPage({ page: n, unit: 'page', label: `page ${n}`, text, method: 'text' });
+        continue;
+      }
+      opts.onOcrStart(n, pages);
+      const ocr = await ocrImage(await renderPage(pdf, n));
+      // Keep what the text layer had when OCR found nothing better (e.g. a page with just a title).
+      const best = countAlnum(ocr.text) >= countAlnum(text) ? ocr.text : text;
+      opts.onPage({ page: n, unit: 'page', label: `page ${n}`, text: best, method: 'ocr' });
+    }
+  } finally {
+    await pdf.destroy();
+  }
+}

@@ -1,0 +1,178 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ExtractionError, type WorkerEvent, type WorkerRequest } from './extract-types.ts';
+
+const require = createRequire(import.meta.url);
+const WORKER_URL = new URL('../document.worker.ts', import.meta.url);
+
+/** Starts the TypeScript worker through tsx's loader (a worker's own execArgv cannot load .ts on Node 20). */
+function spawnWorker(maxOldGenerationSizeMb: number): Worker {
+  const tsx = pathToFileURL(require.resolve('tsx/esm/api')).href;
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
+  return new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb } });
+}
+
+type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+interface Task {
+  req: Request;
+  transfer: ArrayBuffer[];
+  onEvent?: (e: WorkerEvent) => void;
+  signal?: AbortSignal;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+export interface LaneOptions {
+  /** A fresh thread after this many tasks keeps memory from creeping up. */
+  maxTasksPerWorker?: number;
+  /** An idle thread (and its OCR engine) is stopped after this long. */
+  idleMs?: number;
+  /** A task that reports nothing for this long is killed with its thread. */
+  stallMs?: number;
+  maxOldGenerationSizeMb?: number;
+}
+
+/** One recycled worker thread running tasks one after another. */
+export class WorkerLane {
+  private worker: Worker | null = null;
+  private tasksOnWorker = 0;
+  private queue: Task[] = [];
+  private current: (Task & { id: number }) | null = null;
+  private nextId = 1;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly opts: Required<LaneOptions>;
+
+  constructor(options: LaneOptions = {}) {
+    this.opts = {
+      maxTasksPerWorker: options.maxTasksPerWorker ?? 50,
+      idleMs: options.idleMs ?? 30_000,
+      stallMs: options.stallMs ?? 5 * 60_000,
+      maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048,
+    };
+  }
+
+  run<T>(
+    req: Request,
+    handlers: { onEvent?: (e: WorkerEvent) => void; signal?: AbortSignal; transfer?: ArrayBuffer[] } = {},
+  ): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('worker lane closed'));
+    if (handlers.signal?.aborted) return Promise.reject(handlers.signal.reason as Error);
+    return new Promise<T>((resolve, reject) => {
+      const task: Task = {
+        req,
+        transfer: handlers.transfer ?? [],
+        onEvent: handlers.onEvent,
+        signal: handlers.signal,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      };
+      handlers.signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.current === task) this.kill(handlers.signal!.reason as Error);
+          else {
+            this.queue = this.queue.filter((t) => t !== task);
+            reject(handlers.signal!.reason as Error);
+          }
+        },
+        { once: true },
+      );
+      this.queue.push(task);
+      this.pump();
+    });
+  }
+
+  /** Number of tasks waiting or running. */
+  get load(): number {
+    return this.queue.length + (this.current ? 1 : 0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.queue.splice(0)) t.reject(new Error('worker lane closed'));
+    this.kill(new Error('worker lane closed'));
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker && this.tasksOnWorker < this.opts.maxTasksPerWorker) return this.worker;
+    if (this.worker) void this.worker.terminate();
+    const worker = spawnWorker(this.opts.maxOldGenerationSizeMb);
+    worker.unref();
+    worker.on('message', (e: WorkerEvent) => this.onMessage(e));
+    worker.on('error', (err) => this.onCrash(worker, err));
+    worker.on('exit', (code) => this.onCrash(worker, new Error(`document worker exited with code ${code}`)));
+    this.worker = worker;
+    this.tasksOnWorker = 0;
+    return worker;
+  }
+
+  private pump() {
+    if (this.current || this.closed) return;
+    const task = this.queue.shift();
+    if (!task) {
+      this.armIdle();
+      return;
+    }
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    this.current = Object.assign(task, { id });
+    this.tasksOnWorker++;
+    this.armStall();
+    worker.postMessage({ ...task.req, id }, task.transfer);
+  }
+
+  private onMessage(e: WorkerEvent) {
+    const task = this.current;
+    if (!task || e.id !== task.id) return;
+    this.armStall();
+    if (e.type === 'result') this.settle(() => task.resolve(e.value));
+    else if (e.type === 'error') {
+      const err = e.error.kind ? new ExtractionError(e.error.kind, e.error.message) : new Error(e.error.message);
+      this.settle(() => task.reject(err));
+    } else task.onEvent?.(e);
+  }
+
+  private settle(fn: () => void) {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.current = null;
+    fn();
+    this.pump();
+  }
+
+  private onCrash(worker: Worker, err: Error) {
+    if (worker !== this.worker) return;
+    this.worker = null;
+    const task = this.current;
+    if (task) this.settle(() => task.reject(err));
+  }
+
+  private kill(reason: Error) {
+    const worker = this.worker;
+    this.worker = null;
+    const task = this.current;
+    if (task) this.settle(() => task.reject(reason));
+    if (worker) void worker.terminate();
+  }
+
+  private armStall() {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => this.kill(new Error('document worker stalled')), this.opts.stallMs);
+    this.stallTimer.unref();
+  }
+
+  private armIdle() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (!this.current && !this.queue.length && this.worker) {
+        void this.worker.terminate();
+        this.worker = null;
+      }
+    }, this.opts.idleMs);
+    this.idleTimer.unref();
+  }
+}

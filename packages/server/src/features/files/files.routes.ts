@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { canRead, registerAccessRule } from '../../platform/storage/access.ts';
+import { assertSafePath } from '../../platform/storage/storage.ts';
+import { requireUser } from '../auth/session.ts';
+import { IMMUTABLE_CACHE, storeUpload } from './files.service.ts';
+import { resumableRoutes } from './resumable.routes.ts';
+
+/** `users/<id>/profile/…` is readable by every signed-in user; anything else under `users/<id>/` by its owner only. */
+function registerUserFolderRule(ctx: AppContext) {
+  registerAccessRule(ctx, 'users', (reader, fullPath) => {
+    const [, owner, area] = fullPath.split('/');
+    return owner === reader.id || area === 'profile';
+  });
+}
+
+const contentDisposition = (type: string, name: string) => {
+  const inline = type.startsWith('image/') && type !== 'image/svg+xml';
+  return `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`;
+};
+
+export function filesRoutes(ctx: AppContext) {
+  registerUserFolderRule(ctx);
+  return async (app: FastifyInstance) => {
+    await app.register(resumableRoutes(ctx));
+    await app.register(fastifyMultipart, {
+      limits: { fileSize: LIMITS.resumableThresholdBytes, files: 1, fields: 5, headerPairs: 50 },
+    });
+
+    /** Single-request upload (spec: files of 262144 bytes or less); params of the target in the query. */
+    app.post<{ Params: { target: string }; Querystring: Record<string, string> }>(
+      '/api/uploads/:target',
+      {
+        config: ctx.config.rateLimits
+          ? { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: (r) => r.user?.id ?? r.ip } }
+          : {},
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', MSG.api.unsupportedType);
+        const part = await request.file();
+        if (!part) throw badRequest(MSG.files.missing, 'file');
+        let data: Buffer;
+        try {
+          data = await part.toBuffer();
+        } catch (err) {
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+            throw new AppError(413, 'payload_too_large', MSG.files.tooLargeForDirect, 'file');
+          }
+          throw err;
+        }
+        const file = await storeUpload(
+          ctx,
+          {
+            user,
+            target: request.params.target,
+            params: { ...request.query },
+            filename: part.filename,
+            filetype: part.mimetype,
+          },
+          { data },
+        );
+        return reply.status(201).send({ file });
+      },
+    );
+
+    /** Stored files, for signed-in readers the folder's access rule allows; content-addressed, so cached for a year. */
+    app.get<{ Params: { '*': string } }>('/api/files/*', async (request, reply) => {
+      const reader = requireUser(request);
+      const fullPath = request.params['*'];
+      try {
+        assertSafePath(fullPath);
+      } catch {
+        throw notFound();
+      }
+      if (!(await canRead(ctx, reader, fullPath))) throw forbidden();
+      const found = await ctx.storage.get(fullPath);
+      if (!found) throw notFound();
+      const { meta, body } = found;
+      const etag = `"${Buffer.from(meta.md5Hash, 'base64').toString('hex')}"`;
+      reply
+        .header('Cache-Control', meta.cacheControl ?? IMMUTABLE_CACHE)
+        .header('ETag', etag)
+        .header('Last-Modified', new Date(meta.updated).toUTCString())
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Vary', 'Cookie');
+      if (request.headers['if-none-match'] === etag) {
+        body.destroy();
+        return reply.status(304).send();
+      }
+      return reply
+        .type(meta.contentType)
+        .header('Content-Length', meta.size)
+        .header(
+          'Content-Disposition',
+          contentDisposition(meta.contentType, meta.customMetadata.originalName ?? meta.name),
+        )
+        .send(body);
+    });
+  };
+}

@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
+import { fileUrl, type UploadedFile } from '@studybuddy/shared/files';
+import { MSG } from '@studybuddy/shared/messages';
+import type { Config } from '../../config.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
+import { folderOf } from '../../platform/storage/storage.ts';
+import type { SessionUser } from '../auth/session.ts';
+import { reencodeImage } from './image-processing.ts';
+
+/**
+ * Upload targets: a feature names where its uploads go and what they may be, then the generic upload
+ * endpoints (multipart up to 262144 bytes, tus above) accept files for it:
+ *
+ * ```ts
+ * registerUploadTarget(ctx, 'chat-image', {
+ *   kind: 'image', maxBytes: LIMITS.chatImageBytes, maxImagePx: 2048,
+ *   folder: async (user, params) => {
+ *     if (!(await isChatMember(ctx.db, params.chatId, user.id))) throw forbidden();
+ *     return `chats/${params.chatId}`;
+ *   },
+ * });
+ * ```
+ * The client sends the target's params as query parameters (multipart) or as Upload-Metadata (tus).
+ * Files are stored content-addressed (`<folder>/<sha256>.<ext>`), so their URLs never change meaning and are
+ * served with a year-long immutable Cache-Control. Pair each folder with `registerAccessRule`.
+ */
+export interface UploadTarget {
+  /** 'image': checked by its bytes and re-encoded (metadata stripped, size capped); 'file': stored as sent. */
+  kind: 'image' | 'file';
+  /** Largest accepted upload in bytes. */
+  maxBytes: number;
+  /** Longest side of a stored image (image targets; default 2048). */
+  maxImagePx?: number;
+  /** The storage folder for this user's upload; throw forbidden() or badRequest() to refuse it. */
+  folder(user: SessionUser, params: Record<string, string>): string | Promise<string>;
+}
+
+export const IMMUTABLE_CACHE = 'private, max-age=31536000, immutable';
+
+const targets = new WeakMap<AppContext, Map<string, UploadTarget>>();
+
+export function registerUploadTarget(ctx: AppContext, name: string, target: UploadTarget): void {
+  let map = targets.get(ctx);
+  if (!map) targets.set(ctx, (map = new Map()));
+  if (map.has(name)) throw new Error(`upload target "${name}" is already registered`);
+  map.set(name, target);
+}
+
+export function uploadTarget(ctx: AppContext, name: string | undefined): UploadTarget {
+  const target = name ? targets.get(ctx)?.get(name) : undefined;
+  if (!target) throw badRequest(MSG.files.unknownTarget, 'target');
+  return target;
+}
+
+/** The data of an upload: in memory (multipart) or a staged file on disk (tus). */
+export type UploadSource = { data: Buffer } | { file: string; size: number };
+
+export interface UploadRequest {
+  user: SessionUser;
+  target: string;
+  params: Record<string, string>;
+  /** The name and type the client declared (only informative: the bytes decide). */
+  filename: string;
+  filetype: string;
+}
+
+const safeExt = (name: string) => {
+  const ext = path.extname(name).slice(1).toLowerCase();
+  return /^[a-z0-9]{1,8}$/.test(ext) ? ext : 'bin';
+};
+const safeType = (type: string) => (/^[\w.+-]+\/[\w.+-]+$/.test(type) ? type.toLowerCase() : undefined);
+/** The file's own name, without folders or control characters, at most 200 characters. */
+const cleanName = (name: string) =>
+  [...path.basename(name.replace(/\\/g, '/'))]
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .slice(0, 200) || 'file';
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Validates the target, checks and re-encodes images, stores the file content-addressed and describes it. */
+export async function storeUpload(ctx: AppContext, req: UploadRequest, source: UploadSource): Promise<UploadedFile> {
+  const target = uploadTarget(ctx, req.target);
+  const size = 'data' in source ? source.data.length : source.size;
+  if (size === 0) throw badRequest(MSG.files.empty, 'file');
+  if (size > target.maxBytes) throw new AppError(413, 'payload_too_large', MSG.files.tooLarge, 'file');
+  const folder = folderOf(await target.folder(req.user, req.params));
+  const name = cleanName(req.filename);
+  const options = { cacheControl: IMMUTABLE_CACHE, customMetadata: { originalName: name } };
+
+  if (target.kind === 'image') {
+    const input = 'data' in source ? source.data : await readFile(source.file);
+    const image = await reencodeImage(input, target.maxImagePx ?? 2048);
+    const fullPath = `${folder}/${createHash('sha256').update(image.data).digest('hex')}.${image.ext}`;
+    const meta = await ctx.storage.put(fullPath, image.data, { ...options, contentType: image.contentType });
+    return describe(meta, name);
+  }
+
+  const detected = 'data' in source ? await fileTypeFromBuffer(source.data) : await fileTypeFromFile(source.file);
+  const contentType = detected?.mime ?? safeType(req.filetype) ?? 'application/octet-stream';
+  const ext = detected?.ext ?? safeExt(name);
+  if ('data' in source) {
+    const fullPath = `${folder}/${createHash('sha256').update(source.data).digest('hex')}.${ext}`;
+    return describe(await ctx.storage.put(fullPath, source.data, { ...options, contentType }), name);
+  }
+  const fullPath = `${folder}/${await sha256OfFile(source.file)}.${ext}`;
+  return describe(await ctx.storage.putFile(fullPath, source.file, { ...options, contentType }), name);
+}
+
+function describe(
+  meta: { fullPath: string; size: number; contentType: string; md5Hash: string },
+  name: string,
+): UploadedFile {
+  return {
+    url: fileUrl(meta.fullPath),
+    path: meta.fullPath,
+    name,
+    size: meta.size,
+    contentType: meta.contentType,
+    md5Hash: meta.md5Hash,
+  };
+}
+
+/** The folder of a user's own files (profile pictures and anything else private to them). */
+export const userFolder = (userId: string) => `users/${userId}`;
+
+/** Where resumable uploads are staged until they are complete (ids are `<userId>.<random>`). */
+export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads');
+
+/** Removes every stored file of a user and their unfinished uploads (account deletion). */
+export async function deleteUserFiles(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.storage.deletePrefix(userFolder(userId));
+  const dir = stagingDir(ctx.config);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.startsWith(`${userId}.`)).map((n) => rm(path.join(dir, n), { force: true })));
+}

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { UploadedFile } from '@studybuddy/shared/files';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { MSG } from '@studybuddy/shared/messages';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { createUser, type TestUser } from '../../test/users.ts';
+import { registerUploadTarget, stagingDir } from './files.service.ts';
+import { reencodeImage } from './image-processing.ts';
+import { StagingStore } from './staging-store.ts';
+import { noisePng } from './upload-test-helpers.ts';
+
+const TUS = { 'Tus-Resumable': '1.0.0' };
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const metadata = (m: Record<string, string>) =>
+  Object.entries(m)
+    .map(([k, v]) => `${k} ${b64(v)}`)
+    .join(',');
+
+describe('resumable uploads (tus) over real sockets', () => {
+  let t: TestApp;
+  let base: string;
+  let user: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    registerUploadTarget(t.app.ctx, 'test-file', {
+      kind: 'file',
+      maxBytes: 8 * 1024 * 1024,
+      folder: (u) => `users/${u.id}/test`,
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    base = `http://127.0.0.1:${port}`;
+    user = await createUser(t.app);
+    other = await createUser(t.app);
+  });
+  afterAll(() => t.close());
+
+  const create = async (cookie: string, size: number, meta: Record<string, string>) =>
+    fetch(`${base}/api/resumable`, {
+      method: 'POST',
+      headers: { ...TUS, cookie, 'Upload-Length': String(size), 'Upload-Metadata': metadata(meta) },
+    });
+  const head = async (cookie: string, url: string) =>
+    fetch(`${base}${url}`, { method: 'HEAD', headers: { ...TUS, cookie } });
+  const patch = async (cookie: string, url: string, offset: number, body: Buffer) =>
+    fetch(`${base}${url}`, {
+      method: 'PATCH',
+      headers: {
+        ...TUS,
+        cookie,
+        'Upload-Offset': String(offset),
+        'Content-Type': 'application/offset+octet-stream',
+      },
+      body,
+    });
+
+  it('survives a connection cut halfway through a 5 MB upload and resumes without re-sending the first half', async () => {
+    const image = await noisePng(1400, 1250);
+    expect(image.length).toBeGreaterThan(5_000_000);
+    const created = await create(user.cookie, image.length, {
+      target: 'profile-image',
+      filename: 'big.png',
+      filetype: 'image/png',
+    });
+    expect(created.status).toBe(201);
+    const url = created.headers.get('location')!;
+    expect(url).toMatch(new RegExp(`^/api/resumable/${user.id}\\.[0-9a-f]{24}$`));
+
+    // Send the headers for the whole file, then only the first half, then cut the connection.
+    const half = Math.floor(image.length / 2);
+    const { port } = new URL(base);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `PATCH ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nTus-Resumable: 1.0.0\r\nCookie: ${user.cookie}\r\n` +
+        `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: ${image.length}\r\n\r\n`,
+    );
+    await new Promise<void>((resolve) => socket.write(image.subarray(0, half), () => resolve()));
+    await new Promise((r) => setTimeout(r, 300));
+    socket.destroy();
+
+    // The server keeps what arrived: a HEAD tells the client to resume at (about) the half.
+    let offset = -1;
+    await expect
+      .poll(
+        async () => {
+          const res = await head(user.cookie, url);
+          offset = Number(res.headers.get('upload-offset'));
+          return offset;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(half);
+
+    const rest = image.subarray(offset);
+    expect(rest.length).toBeLessThanOrEqual(image.length - half);
+    const done = await patch(user.cookie, url, offset, rest);
+    expect(done.status).toBe(200);
+    expect(Number(done.headers.get('upload-offset'))).toBe(image.length);
+    const { file } = (await done.json()) as { file: UploadedFile };
+
+    // Assembled correctly: the stored picture is exactly the re-encoding of the original bytes.
+    const expected = await reencodeImage(image, 2048);
+    expect(file.path).toBe(`users/${user.id}/profile/${createHash('sha256').update(expected.data).digest('hex')}.jpg`);
+    const served = await fetch(`${base}${file.url}`, { headers: { cookie: other.cookie } });
+    expect(served.status).toBe(200);
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([1400, 1250]);
+
+    // The staged bytes are gone; a retrying client still learns the upload is complete, and its result.
+    const staged = await readdir(stagingDir(t.config));
+    expect(staged.some((n) => url.endsWith(n))).toBe(false);
+    const again = await head(user.cookie, url);
+    expect(again.headers.get('upload-offset')).toBe(String(image.length));
+    const result = await fetch(`${base}${url}/result`, { headers: { cookie: user.cookie } });
+    expect(((await result.json()) as { file: UploadedFile }).file).toEqual(file);
+  });
+
+  it('uploads in chunks that double from 262144 bytes and stores a generic file with its md5', async () => {
+    const data = Buffer.alloc(3 * 1024 * 1024 + 5, 7);
+    data.write('%PDF-1.4\n', 0);
+    const created = await create(user.cookie, data.length, { target: 'test-file', filename: 'notes.pdf' });
+    const url = created.headers.get('location')!;
+    let offset = 0;
+    let chunk: number = LIMITS.chunkStartBytes;
+    let last: Response | undefined;
+    while (offset < data.length) {
+      last = await patch(user.cookie, url, offset, data.subarray(offset, offset + chunk));
+      offset = Number(last.headers.get('upload-offset'));
+      if (chunk * 2 < LIMITS.chunkMaxBytes) chunk *= 2;
+    }
+    expect(last!.status).toBe(200);
+    const { file } = (await last!.json()) as { file: UploadedFile };
+    expect(file).toMatchObject({ contentType: 'application/pdf', size: data.length, name: 'notes.pdf' });
+    expect(file.md5Hash).toBe(createHash('md5').update(data).digest('base64'));
+  });
+
+  it('keeps each upload to its owner and refuses bad creations with the standard error JSON', async () => {
+    const created = await create(user.cookie, 1000, { target: 'test-file', filename: 'a.txt' });
+    const url = created.headers.get('location')!;
+    expect((await head(other.cookie, url)).status).toBe(404);
+    expect((await patch(other.cookie, url, 0, Buffer.alloc(10))).status).toBe(404);
+    expect((await head('', url)).status).toBe(401);
+    expect((await create('', 1000, { target: 'test-file' })).status).toBe(401);
+
+    const cases: [Record<string, string>, number, number, string][] = [
+      [{ target: 'nowhere' }, 1000, 400, MSG.files.unknownTarget],
+      [{ target: 'test-file' }, 9 * 1024 * 1024, 413, MSG.files.tooLarge],
+      [{ target: 'profile-image', filetype: 'text/plain' }, 1000, 400, MSG.files.notAnImage],
+    ];
+    for (const [meta, size, status, message] of cases) {
+      const res = await create(user.cookie, size, meta);
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(message);
+    }
+  });
+
+  it('refuses a finished upload whose bytes are not an image, and drops it', async () => {
+    const text = Buffer.from('not an image at all\n'.repeat(20_000));
+    const created = await create(user.cookie, text.length, {
+      target: 'profile-image',
+      filename: 'fake.png',
+      filetype: 'image/png',
+    });
+    const url = created.headers.get('location')!;
+    const res = await patch(user.cookie, url, 0, text);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(MSG.files.notAnImage);
+    expect((await head(user.cookie, url)).status).toBe(404);
+  });
+
+  it('sweeps unfinished uploads older than a day', async () => {
+    const created = await create(user.cookie, 1000, { target: 'test-file', filename: 'old.txt' });
+    const id = created.headers.get('location')!.split('/').pop()!;
+    const dir = stagingDir(t.config);
+    const store = new StagingStore(dir);
+    expect(await store.sweep()).toBe(0);
+    expect(await store.sweep(Date.now() + 25 * 60 * 60 * 1000)).toBeGreaterThanOrEqual(1);
+    expect((await readdir(dir)).some((n) => n.startsWith(id))).toBe(false);
+  });
+});

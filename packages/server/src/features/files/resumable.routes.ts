@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Server, type Upload } from '@tus/server';
+import { FILES_API } from '@studybuddy/shared/files';
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, errorBody, notFound } from '../../platform/errors.ts';
+import { requireUser, type SessionUser } from '../auth/session.ts';
+import { stagingDir, storeUpload, uploadTarget } from './files.service.ts';
+import { StagingStore } from './staging-store.ts';
+
+/** Largest resumable upload of any target; each target's own limit is checked when the upload is created. */
+const RESUMABLE_MAX_BYTES = 1024 * 1024 * 1024;
+const SWEEP_MS = 30 * 60 * 1000;
+const ID = /^[A-Za-z0-9_-]{1,64}\.[a-f0-9]{24}$/;
+const RESERVED = new Set(['target', 'filename', 'filetype', 'name', 'type']);
+
+type TusRequest = Request & { runtime?: { node?: { req: IncomingMessage } } };
+
+/** A failure in the shape tus hooks throw, with our standard error JSON as the body. */
+function tusError(err: unknown): { status_code: number; body: string } {
+  if (err instanceof AppError) {
+    return { status_code: err.statusCode, body: JSON.stringify(errorBody(err.code, err.message, err.field)) };
+  }
+  return { status_code: 500, body: JSON.stringify(errorBody('internal', MSG.api.internal)) };
+}
+
+function paramsOf(metadata: Upload['metadata']): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(metadata ?? {})) if (!RESERVED.has(k) && typeof v === 'string') params[k] = v;
+  return params;
+}
+
+/**
+ * tus 1.0 resumable uploads (spec: files over 262144 bytes): POST creates, PATCH appends at the offset,
+ * HEAD tells a reconnecting client where to resume, DELETE cancels. Bytes are staged on local disk; the
+ * complete file is checked and written to the storage (disk or S3) and the final PATCH answers with the
+ * stored file's JSON. Upload ids are `<userId>.<random>` and only their owner may touch them.
+ * Several app instances need sticky routing for one upload (the staging folder is per instance).
+ */
+export function resumableRoutes(ctx: AppContext) {
+  const store = new StagingStore(stagingDir(ctx.config));
+  const owners = new WeakMap<IncomingMessage, SessionUser>();
+  const ownerOf = (req: Request) => {
+    const raw = (req as TusRequest).runtime?.node?.req;
+    const user = raw && owners.get(raw);
+    if (!user) throw { status_code: 401, body: JSON.stringify(errorBody('unauthenticated', MSG.api.unauthenticated)) };
+    return user;
+  };
+
+  const tus = new Server({
+    path: FILES_API.resumable,
+    datastore: store,
+    relativeLocation: true,
+    respectForwardedHeaders: ctx.config.trustProxy,
+    maxSize: RESUMABLE_MAX_BYTES,
+    namingFunction: (req) => `${ownerOf(req).id}.${randomBytes(12).toString('hex')}`,
+    async onUploadCreate(req, upload) {
+      try {
+        const user = ownerOf(req);
+        const meta = upload.metadata ?? {};
+        const target = uploadTarget(ctx, meta.target ?? undefined);
+        if (upload.size === undefined) throw new AppError(400, 'bad_request', MSG.files.needsLength);
+        if (upload.size === 0) throw new AppError(400, 'bad_request', MSG.files.empty, 'file');
+        if (upload.size > target.maxBytes) throw new AppError(413, 'payload_too_large', MSG.files.tooLarge, 'file');
+        const declared = meta.filetype ?? '';
+        if (target.kind === 'image' && declared && !declared.startsWith('image/')) {
+          throw new AppError(400, 'bad_request', MSG.files.notAnImage, 'file');
+        }
+        // Authorises the destination now, before any byte is sent.
+        await target.folder(user, paramsOf(meta));
+        return {};
+      } catch (err) {
+        throw tusError(err);
+      }
+    },
+    async onUploadFinish(req, upload) {
+      const meta = upload.metadata ?? {};
+      try {
+        const file = await storeUpload(
+          ctx,
+          {
+            user: ownerOf(req),
+            target: meta.target ?? '',
+            params: paramsOf(meta),
+            filename: meta.filename ?? meta.name ?? 'file',
+            filetype: meta.filetype ?? meta.type ?? '',
+          },
+          { file: path.join(store.directory, upload.id), size: upload.size ?? upload.offset },
+        );
+        await store.finish(upload.id, file);
+        return {
+          status_code: 200,
+          headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+          body: JSON.stringify({ file }),
+        };
+      } catch (err) {
+        await store.discard(upload.id);
+        if (!(err instanceof AppError)) ctx.log.error({ err }, 'storing a resumable upload failed');
+        throw tusError(err);
+      }
+    },
+    onResponseError(_req, err) {
+      if ('status_code' in err && err.body.startsWith('{')) return undefined;
+      const status = 'status_code' in err ? err.status_code : 500;
+      const message = 'status_code' in err && status < 500 ? err.body.trim() : MSG.api.internal;
+      return {
+        status_code: status,
+        body: JSON.stringify(errorBody(status < 500 ? 'upload_error' : 'internal', message)),
+      };
+    },
+  });
+
+  return async (app: FastifyInstance) => {
+    const sweeper = setInterval(
+      () => void store.sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep')),
+      SWEEP_MS,
+    );
+    sweeper.unref();
+    app.addHook('onClose', async () => clearInterval(sweeper));
+
+    // The body of a PATCH is streamed to the staging file by tus, never buffered by Fastify.
+    app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+
+    const handle = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
+      const user = requireUser(request);
+      const { id } = request.params;
+      if (id !== undefined && (!ID.test(id) || !id.startsWith(`${user.id}.`))) throw notFound();
+      owners.set(request.raw, user);
+      reply.hijack();
+      await tus.handle(request.raw, reply.raw);
+    };
+    app.post(FILES_API.resumable, handle);
+    app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: `${FILES_API.resumable}/:id`, handler: handle });
+
+    /** The stored file of a finished upload, for a client whose final response was lost. */
+    app.get<{ Params: { id: string } }>(`${FILES_API.resumable}/:id/result`, async (request, reply) => {
+      const user = requireUser(request);
+      const { id } = request.params;
+      if (!ID.test(id) || !id.startsWith(`${user.id}.`)) throw notFound();
+      const file = await store.readResult(id);
+      if (!file) throw notFound();
+      return reply.header('Cache-Control', 'no-store').send({ file });
+    });
+  };
+}

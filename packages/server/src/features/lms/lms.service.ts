@@ -1,0 +1,170 @@
+import { LIMITS } from '@studybuddy/shared/limits';
+import { localDay } from '@studybuddy/shared/coursework-filters';
+import type {
+  ConnectResponse,
+  FetchCanvasCoursesInput,
+  FetchCanvasCoursesResponse,
+  LmsStatus,
+} from '@studybuddy/shared/lms';
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { sha256 } from '../../platform/passwords.ts';
+import { canvasAppError } from './canvas-app-error.ts';
+import { CanvasClient } from './canvas-client.ts';
+import { CanvasAuthError } from './canvas-errors.ts';
+import { canvasSettingsUrl, resolveCanvasUrl } from './canvas-url.ts';
+import { mergeCourses } from './course-merge.ts';
+import { lmsState } from './lms-state.ts';
+import {
+  clearConnection,
+  findCanvasProfile,
+  refreshesUsed,
+  saveConnection,
+  type StoredCanvas,
+} from './lms.repository.ts';
+
+export { configureLms } from './lms-state.ts';
+// For other features (course files): the client, its typed errors and the mapping to API errors.
+export type { CanvasClient } from './canvas-client.ts';
+export { canvasAppError } from './canvas-app-error.ts';
+export {
+  CanvasAuthError,
+  CanvasError,
+  CanvasForbiddenError,
+  CanvasNotFoundError,
+  CanvasThrottledError,
+} from './canvas-errors.ts';
+
+export interface CanvasCredentials {
+  canvasUrl: string;
+  token: string;
+  /** Changes whenever the stored token changes. */
+  connectionId: string;
+}
+
+export interface CanvasAccount {
+  profile: StoredCanvas;
+  /** The address the user's university has (null: 'Canvas URL not available for your university'). */
+  resolvedUrl: string | null;
+  /** Stored credentials: both the address and the token non-blank (spec §5), else null (not connected). */
+  credentials: CanvasCredentials | null;
+}
+
+export async function canvasAccount(ctx: AppContext, userId: string): Promise<CanvasAccount> {
+  const profile = await findCanvasProfile(ctx.db, userId);
+  if (!profile) throw notFound();
+  const resolvedUrl = resolveCanvasUrl(profile.email, ctx.config.canvasUrls);
+  const url = profile.canvasUrl.trim();
+  const box = profile.tokenBox.trim();
+  let credentials: CanvasCredentials | null = null;
+  if (url && box && /^https?:\/\//i.test(url)) {
+    try {
+      const token = decryptSecret(ctx.config.secretKey, box, userId).trim();
+      if (token.length >= LIMITS.lmsTokenMin) {
+        credentials = { canvasUrl: url, token, connectionId: sha256(`${userId}:${box}`).slice(0, 24) };
+      }
+    } catch (err) {
+      if (!(err instanceof DecryptError)) throw err;
+      // SECRET_KEY changed: the stored token is unreadable, so the user has to connect again.
+      ctx.log.warn({ userId }, 'stored Canvas token cannot be decrypted with the current SECRET_KEY');
+    }
+  }
+  return { profile, resolvedUrl, credentials };
+}
+
+/** A Canvas client for a user's stored credentials (for other features, e.g. course files); null when not connected. */
+export async function canvasClientFor(ctx: AppContext, userId: string): Promise<CanvasClient | null> {
+  const { credentials } = await canvasAccount(ctx, userId);
+  return credentials ? newClient(ctx, userId, credentials.canvasUrl, credentials.token) : null;
+}
+
+export function newClient(ctx: AppContext, userId: string, baseUrl: string, token: string): CanvasClient {
+  const state = lmsState(ctx);
+  return new CanvasClient({ baseUrl, token, gate: state.gates.for(userId), ...state.client });
+}
+
+/** Checks a canvas_url given in a request: only the user's own Canvas address is accepted. */
+export function checkCanvasUrl(given: string | undefined, account: CanvasAccount): string {
+  const own = account.credentials?.canvasUrl ?? account.resolvedUrl;
+  if (!own) throw new AppError(400, 'canvas_unavailable', MSG.lms.urlUnavailable);
+  if (given !== undefined && given.replace(/\/+$/, '').toLowerCase() !== own.toLowerCase()) {
+    throw badRequest(MSG.lms.urlMismatch, 'canvas_url');
+  }
+  return own;
+}
+
+export async function lmsStatus(ctx: AppContext, userId: string, tz = 'UTC'): Promise<LmsStatus> {
+  const account = await canvasAccount(ctx, userId);
+  const used = await refreshesUsed(ctx.db, userId, localDay(lmsState(ctx).now(), tz));
+  const url = account.credentials?.canvasUrl ?? account.resolvedUrl;
+  return {
+    connected: account.credentials !== null,
+    available: account.resolvedUrl !== null,
+    connection_id: account.credentials?.connectionId ?? null,
+    settings_url: url ? canvasSettingsUrl(url) : null,
+    refreshes_remaining: Math.max(0, LIMITS.forcedRefreshesPerDay - used),
+  };
+}
+
+/**
+ * Connect: checks the token with Canvas, then in one transaction stores the address and the encrypted token,
+ * merges up to 10 active Canvas courses into the profile (cut to 10) and drops the old coursework cache.
+ */
+export async function connectCanvas(ctx: AppContext, userId: string, token: string): Promise<ConnectResponse> {
+  const account = await canvasAccount(ctx, userId);
+  if (!account.resolvedUrl) throw new AppError(400, 'canvas_unavailable', MSG.lms.urlUnavailable);
+  const client = newClient(ctx, userId, account.resolvedUrl, token);
+  let active;
+  try {
+    active = await client.listActiveCourses();
+  } catch (err) {
+    if (err instanceof CanvasAuthError)
+      throw new AppError(400, 'canvas_token_invalid', MSG.lms.tokenInvalid, 'access_token');
+    ctx.log.warn({ userId, err: describe(err) }, 'Canvas course import failed');
+    throw canvasAppError(err);
+  }
+  const fromCanvas = active.slice(0, LIMITS.lmsMaxCourses).map((c) => ({ id: String(c.id), name: c.name.trim() }));
+  const courses = mergeCourses(account.profile.courses, fromCanvas);
+  const saved = await saveConnection(ctx.db, userId, {
+    canvasUrl: account.resolvedUrl,
+    tokenBox: encryptSecret(ctx.config.secretKey, token, userId),
+    courses,
+  });
+  if (!saved) throw notFound();
+  const ids = new Set(fromCanvas.map((c) => c.id));
+  return { imported: courses.filter((c) => ids.has(c.id)), courses, status: await lmsStatus(ctx, userId) };
+}
+
+export async function disconnectCanvas(ctx: AppContext, userId: string): Promise<void> {
+  await clearConnection(ctx.db, userId);
+}
+
+/** §7 call 1: the user's active Canvas courses (id and name). */
+export async function fetchCanvasCourses(
+  ctx: AppContext,
+  userId: string,
+  input: FetchCanvasCoursesInput,
+): Promise<FetchCanvasCoursesResponse> {
+  const account = await canvasAccount(ctx, userId);
+  const url = checkCanvasUrl(input.canvas_url, account);
+  const token = input.access_token ?? account.credentials?.token;
+  if (!token) throw new AppError(400, 'canvas_not_connected', MSG.lms.notConnected);
+  try {
+    const courses = await newClient(ctx, userId, url, token).listActiveCourses();
+    return { courses: courses.map((c) => ({ id: String(c.id), name: c.name.trim() })) };
+  } catch (err) {
+    ctx.log.warn({ userId, err: describe(err) }, 'Canvas course list failed');
+    throw canvasAppError(err);
+  }
+}
+
+/** A log-safe description of a failure (kind and status only: never URLs with secrets or tokens). */
+export function describe(err: unknown): { kind: string; status: number | null } {
+  if (err && typeof err === 'object' && 'kind' in err) {
+    const e = err as { kind: string; status?: number | null };
+    return { kind: e.kind, status: e.status ?? null };
+  }
+  return { kind: err instanceof Error ? err.name : 'unknown', status: null };
+}

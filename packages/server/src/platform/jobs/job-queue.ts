@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Db } from '../../db/connect.ts';
+import { jobs } from '../../db/schema.ts';
+
+/** A failure that retrying cannot fix (a corrupt file, a missing record): the job fails at once. */
+export class PermanentJobError extends Error {}
+
+export interface JobContext {
+  id: string;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+  /** Aborted when the queue stops or the job's lease was lost. */
+  signal: AbortSignal;
+}
+
+export interface JobDefinition<P> {
+  kind: string;
+  handler(payload: P, ctx: JobContext): Promise<void>;
+  /** Called once when the job has failed for good (permanent error or attempts used up). */
+  onFailed?(payload: P, error: Error, ctx: JobContext): Promise<void>;
+  maxAttempts?: number;
+}
+
+export interface EnqueueOptions {
+  /** At most one queued or running job per key; a duplicate enqueue returns null. */
+  dedupeKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+  /** Enqueue inside the caller's transaction. */
+  db?: Db;
+}
+
+export interface JobQueueOptions {
+  workerId?: string;
+  /** How often idle workers look for due jobs (enqueue in this process wakes them at once). */
+  pollMs?: number;
+  /** How long a claim lasts without a heartbeat; a crashed worker's job is claimable after it. */
+  leaseMs?: number;
+  concurrency?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Finished jobs are deleted after this long. */
+  retentionMs?: number;
+}
+
+export interface JobQueue {
+  define<P>(def: JobDefinition<P>): void;
+  enqueue(kind: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<string | null>;
+  start(): Promise<void>;
+  /** Stops claiming, aborts running handlers and hands their jobs back to the queue. */
+  stop(): Promise<void>;
+  wake(): void;
+  readonly workerId: string;
+}
+
+interface ClaimedRow {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+/** Delay before retry n (1-based): base·2^(n-1), capped, with ±20 % jitter. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
+  const raw = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(raw * (0.8 + Math.random() * 0.4));
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/**
+ * A database-backed job queue: a row per job, claimed with FOR UPDATE SKIP LOCKED (so any number of
+ * app instances share one table), leased with a heartbeat, retried with exponential back-off. Jobs survive
+ * restarts: a job whose worker died becomes claimable when its lease runs out (at once on PGlite, where only
+ * one process can hold the database).
+ */
+export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export function createJobQueue(database: Database, log: JobLog, options: JobQueueOptions = {}): JobQueue {
+  const db = database.db;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const pollMs = options.pollMs ?? 1000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const concurrency = options.concurrency ?? 1;
+  const backoffBase = options.backoffBaseMs ?? 2000;
+  const backoffMax = options.backoffMaxMs ?? 5 * 60_000;
+  const retentionMs = options.retentionMs ?? 7 * 24 * 60 * 60_000;
+  const definitions = new Map<string, JobDefinition<unknown>>();
+  const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let running = false;
+  let loopDone: Promise<void> = Promise.resolve();
+  let wakeUp: (() => void) | null = null;
+  let lastCleanup = 0;
+
+  const wake = () => {
+    wakeUp?.();
+    wakeUp = null;
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  async function claim(): Promise<ClaimedRow | null> {
+    const kinds = [...definitions.keys()];
+    if (!kinds.length) return null;
+    const kindList = sql.join(
+      kinds.map((k) => sql`${k}`),
+      sql`, `,
+    );
+    const result = await db.execute(sql`
+      update ${jobs} set
+        status = 'running',
+        attempts = attempts + 1,
+        locked_by = ${workerId},
+        locked_until = now() + ${leaseMs} * interval '1 millisecond',
+        updated_at = now()
+      where id = (
+        select id from ${jobs}
+        where kind in (${kindList})
+          and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+        order by run_at, created_at
+        limit 1
+        for update skip locked
+      )
+      returning id, kind, payload, attempts, max_attempts`);
+    return rowsOf<ClaimedRow>(result)[0] ?? null;
+  }
+
+  /** Extends the lease; false when another worker has taken the job over. */
+  async function heartbeat(id: string): Promise<boolean> {
+    const result = await db.execute(sql`
+      update ${jobs} set locked_until = now() + ${leaseMs} * interval '1 millisecond'
+      where id = ${id} and locked_by = ${workerId} and status = 'running'
+      returning id`);
+    return rowsOf(result).length > 0;
+  }
+
+  async function finish(id: string, status: 'done' | 'failed', error?: string) {
+    await db.execute(sql`
+      update ${jobs} set status = ${status}, locked_by = null, locked_until = null, finished_at = now(),
+        updated_at = now(), last_error = coalesce(${error ?? null}, last_error)
+      where id = ${id} and locked_by = ${workerId}`);
+  }
+
+  async function retryLater(id: string, attempt: number, error: string) {
+    const delay = backoffMs(attempt, backoffBase, backoffMax);
+    await db.execute(sql`
+      update ${jobs} set status = 'queued', locked_by = null, locked_until = null, last_error = ${error},
+        run_at = now() + ${delay} * interval '1 millisecond', updated_at = now()
+      where id = ${id} and locked_by = ${workerId}`);
+  }
+
+  /** Gives a job back without counting the attempt (graceful shutdown). */
+  async function release(id: string) {
+    await db.execute(sql`
+      update ${jobs} set status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = null,
+        locked_until = null, updated_at = now()
+      where id = ${id} and locked_by = ${workerId} and status = 'running'`);
+  }
+
+  async function failFor(def: JobDefinition<unknown>, row: ClaimedRow, err: Error, ctx: JobContext) {
+    await finish(row.id, 'failed', errorText(err));
+    try {
+      await def.onFailed?.(row.payload, err, ctx);
+    } catch (hookErr) {
+      log.error({ err: hookErr, job: row.id }, 'job onFailed hook failed');
+    }
+  }
+
+  async function run(row: ClaimedRow, controller: AbortController): Promise<void> {
+    const def = definitions.get(row.kind)!;
+    const ctx: JobContext = {
+      id: row.id,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      signal: controller.signal,
+    };
+    if (row.attempts > row.max_attempts) {
+      // Its workers kept dying mid-job (e.g. out of memory): stop trying.
+      await failFor(def, row, new Error('the job was interrupted too many times'), ctx);
+      return;
+    }
+    const beat = setInterval(
+      () => {
+        heartbeat(row.id)
+          .then((held) => {
+            if (!held) controller.abort(new Error('lease lost'));
+          })
+          .catch((err: unknown) => log.warn({ err, job: row.id }, 'job heartbeat failed'));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    try {
+      await def.handler(row.payload, ctx);
+      await finish(row.id, 'done');
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      if (controller.signal.aborted) {
+        if (running) log.warn({ job: row.id }, 'job lost its lease; another worker continues it');
+        else await release(row.id);
+      } else if (err instanceof PermanentJobError || row.attempts >= row.max_attempts) {
+        log.warn({ err, job: row.id, kind: row.kind }, 'job failed');
+        await failFor(def, row, err, ctx);
+      } else {
+        log.info({ err: err.message, job: row.id, attempt: row.attempts }, 'job will be retried');
+        await retryLater(row.id, row.attempts, errorText(err));
+      }
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  async function cleanup() {
+    if (Date.now() - lastCleanup < 60 * 60_000) return;
+    lastCleanup = Date.now();
+    await db.execute(sql`
+      delete from ${jobs} where status in ('done', 'failed')
+        and finished_at < now() - ${retentionMs} * interval '1 millisecond'`);
+  }
+
+  async function loop() {
+    while (running) {
+      try {
+        if (active.size < concurrency) {
+          const row = await claim();
+          if (row && running) {
+            const controller = new AbortController();
+            const done = run(row, controller)
+              .catch((err: unknown) => log.error({ err, job: row.id }, 'job bookkeeping failed'))
+              .finally(() => {
+                active.delete(row.id);
+                wake();
+              });
+            active.set(row.id, { controller, done });
+            continue;
+          }
+          if (row) await release(row.id);
+          await cleanup();
+        }
+      } catch (err) {
+        if (!running) break;
+        log.error({ err }, 'job queue poll failed');
+      }
+      await sleep(pollMs);
+    }
+  }
+
+  return {
+    workerId,
+    define<P>(def: JobDefinition<P>) {
+      definitions.set(def.kind, def as JobDefinition<unknown>);
+      wake();
+    },
+    async enqueue(kind, payload, opts = {}) {
+      const id = randomUUID();
+      const rows = await (opts.db ?? db)
+        .insert(jobs)
+        .values({
+          id,
+          kind,
+          payload,
+          dedupeKey: opts.dedupeKey ?? null,
+          runAt: opts.runAt ?? new Date(),
+          maxAttempts: opts.maxAttempts ?? definitions.get(kind)?.maxAttempts ?? 5,
+        })
+        .onConflictDoNothing()
+        .returning({ id: jobs.id });
+      if (rows.length) wake();
+      return rows[0]?.id ?? null;
+    },
+    async start() {
+      if (running) return;
+      if (database.kind === 'pglite') {
+        // Only this process can hold a PGlite database: whatever was running belongs to a dead process.
+        await db.execute(sql`update ${jobs} set locked_until = now() where status = 'running'`);
+      }
+      running = true;
+      loopDone = loop();
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      wake();
+      await loopDone;
+      for (const { controller } of active.values()) controller.abort(new Error('queue stopped'));
+      // Handlers stop at their next check of the signal; one that does not is left to its lease.
+      await Promise.race([
+        Promise.all([...active.values()].map((a) => a.done)),
+        new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+      ]);
+    },
+    wake,
+  };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerFrame } from '@studybuddy/shared/realtime';
+import { Hub, type Connection } from './hub.ts';
+import { createMemoryBus } from './memory-bus.ts';
+
+function conn(userId: string): Connection & { got: ServerFrame[] } {
+  const got: ServerFrame[] = [];
+  return { userId, got, send: (f) => got.push(JSON.parse(f) as ServerFrame) };
+}
+
+const typing = { type: 'typing', conversation: { kind: 'chat', id: 'a_b' }, userId: 'a', name: 'A' } as const;
+
+describe('hub and in-process bus', () => {
+  it('delivers an envelope once to each socket listening to any of its topics', () => {
+    const hub = new Hub();
+    const bus = createMemoryBus(console);
+    bus.subscribe((e) => hub.deliver(e));
+    const [a1, a2, b, c] = [conn('a'), conn('a'), conn('b'), conn('c')];
+    for (const x of [a1, a2, b, c]) hub.add(x);
+    hub.subscribe(a1, 'user:a');
+    hub.subscribe(a2, 'user:a');
+    hub.subscribe(b, 'user:b');
+    hub.subscribe(b, 'conversation:chat:a_b');
+    hub.subscribe(c, 'user:c');
+    bus.publish({ topics: ['user:a', 'user:b', 'conversation:chat:a_b'], event: typing });
+    expect(a1.got).toEqual([{ type: 'event', event: typing }]);
+    expect(a2.got).toHaveLength(1);
+    expect(b.got).toHaveLength(1);
+    expect(c.got).toHaveLength(0);
+  });
+
+  it('revokes a topic through a control envelope and forgets closed sockets', () => {
+    const hub = new Hub();
+    const b = conn('b');
+    hub.add(b);
+    hub.subscribe(b, 'user:b');
+    hub.subscribe(b, 'conversation:group:g');
+    hub.deliver({ topics: ['user:b'], control: { unsubscribe: 'conversation:group:g' } });
+    expect(hub.isSubscribed(b, 'conversation:group:g')).toBe(false);
+    hub.deliver({ topics: ['conversation:group:g'], event: typing });
+    expect(b.got).toEqual([]);
+    hub.remove(b);
+    hub.deliver({ topics: ['user:b'], event: typing });
+    expect(b.got).toEqual([]);
+    expect(hub.size).toBe(0);
+  });
+});

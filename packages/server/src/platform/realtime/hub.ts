@@ -1,0 +1,70 @@
+import type { ServerFrame } from '@studybuddy/shared/realtime';
+import type { Envelope } from './event-bus.ts';
+
+/** One open socket of this instance. */
+export interface Connection {
+  readonly userId: string;
+  /** Writes an already serialised frame. */
+  send(frame: string): void;
+}
+
+/** The sockets of this instance by topic; delivers each envelope once to every socket listening to its topics. */
+export class Hub {
+  private readonly byTopic = new Map<string, Set<Connection>>();
+  private readonly topicsOf = new Map<Connection, Set<string>>();
+
+  get size(): number {
+    return this.topicsOf.size;
+  }
+
+  add(conn: Connection): void {
+    if (!this.topicsOf.has(conn)) this.topicsOf.set(conn, new Set());
+  }
+
+  remove(conn: Connection): void {
+    for (const topic of this.topicsOf.get(conn) ?? []) this.detach(conn, topic);
+    this.topicsOf.delete(conn);
+  }
+
+  subscribe(conn: Connection, topic: string): void {
+    const topics = this.topicsOf.get(conn);
+    if (!topics || topics.has(topic)) return;
+    topics.add(topic);
+    let set = this.byTopic.get(topic);
+    if (!set) this.byTopic.set(topic, (set = new Set()));
+    set.add(conn);
+  }
+
+  unsubscribe(conn: Connection, topic: string): void {
+    if (this.topicsOf.get(conn)?.delete(topic)) this.detach(conn, topic);
+  }
+
+  isSubscribed(conn: Connection, topic: string): boolean {
+    return this.topicsOf.get(conn)?.has(topic) ?? false;
+  }
+
+  /** Applies one envelope from the bus to the local sockets. */
+  deliver(envelope: Envelope): void {
+    const targets = new Set<Connection>();
+    for (const topic of envelope.topics) for (const conn of this.byTopic.get(topic) ?? []) targets.add(conn);
+    if (!targets.size) return;
+    if ('control' in envelope) {
+      for (const conn of targets) this.unsubscribe(conn, envelope.control.unsubscribe);
+      return;
+    }
+    const frame = JSON.stringify({ type: 'event', event: envelope.event } satisfies ServerFrame);
+    for (const conn of targets) conn.send(frame);
+  }
+
+  /** Sends one frame to every local socket. */
+  broadcast(frame: ServerFrame): void {
+    const text = JSON.stringify(frame);
+    for (const conn of this.topicsOf.keys()) conn.send(text);
+  }
+
+  private detach(conn: Connection, topic: string) {
+    const set = this.byTopic.get(topic);
+    set?.delete(conn);
+    if (set && !set.size) this.byTopic.delete(topic);
+  }
+}

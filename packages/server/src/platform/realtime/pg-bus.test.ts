@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { RealtimeEvent } from '@studybuddy/shared/realtime';
+import type { Envelope, EventBus } from './event-bus.ts';
+import { createPgBus } from './pg-bus.ts';
+
+const url = process.env.TEST_DATABASE_URL;
+const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+const event = (i: number, name = `n${i}`): RealtimeEvent => ({
+  type: 'typing',
+  conversation: { kind: 'chat', id: 'a_b' },
+  userId: String(i),
+  name,
+});
+
+async function until(check: () => boolean, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
+  const open: EventBus[] = [];
+  const channel = `rt_test_${randomBytes(4).toString('hex')}`;
+  const bus = async () => {
+    const b = await createPgBus({ databaseUrl: url!, log: quiet, channel });
+    open.push(b);
+    const got: Envelope[] = [];
+    b.subscribe((e) => got.push(e));
+    return { b, got };
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((b) => b.close()));
+  });
+
+  it('delivers each envelope once on every instance, in order, the publisher’s own at once', async () => {
+    const one = await bus();
+    const two = await bus();
+    const sent = Array.from({ length: 300 }, (_, i) => ({ topics: [`user:${i % 7}`], event: event(i) }));
+    for (const e of sent) one.b.publish(e);
+    expect(one.got).toEqual(sent);
+    await until(() => two.got.length >= sent.length);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(two.got).toEqual(sent);
+    two.b.publish({ topics: ['user:x'], event: event(999) });
+    await until(() => one.got.length === 301);
+    expect(one.got.at(-1)).toEqual({ topics: ['user:x'], event: event(999) });
+  });
+
+  it('carries an envelope larger than a NOTIFY payload intact', async () => {
+    const one = await bus();
+    const two = await bus();
+    const big = { topics: ['user:1'], event: event(1, 'Grüße 😀 '.repeat(5000)) };
+    one.b.publish(big);
+    await until(() => two.got.length === 1);
+    expect(two.got[0]).toEqual(big);
+  });
+
+  it('reconnects after its connection is killed, reports the gap and delivers again', async () => {
+    const one = await bus();
+    const two = await bus();
+    let gaps = 0;
+    two.b.onGap(() => gaps++);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>(
+        'select pid from pg_stat_activity where application_name = $1 order by backend_start desc limit 1',
+        [`realtime:${channel}`],
+      );
+      await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+    } finally {
+      await admin.end();
+    }
+    await until(() => gaps === 1, 10_000);
+    one.b.publish({ topics: ['user:1'], event: event(7) });
+    two.b.publish({ topics: ['user:2'], event: event(8) });
+    await until(() => two.got.some((e) => 'event' in e && e.event.type === 'typing' && e.event.userId === '7'), 10_000);
+    await until(() => one.got.some((e) => 'event' in e && e.event.type === 'typing' && e.event.userId === '8'), 10_000);
+  });
+});

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import { Listeners, type Envelope, type EventBus } from './event-bus.ts';
+import { nextPayloads, PayloadDecoder } from './notify-codec.ts';
+
+export const DEFAULT_CHANNEL = 'studybuddy_realtime';
+/** Envelopes kept while the connection is down (older ones are dropped; clients resync after the gap). */
+const MAX_QUEUE = 20_000;
+
+export interface PgBusOptions {
+  databaseUrl: string;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  channel?: string;
+}
+
+/**
+ * Fans envelopes out to every instance on one PostgreSQL database with LISTEN/NOTIFY over one dedicated
+ * connection. Own envelopes are delivered locally at once (and skipped when they come back); envelopes queued
+ * while the connection is down are sent after it returns, and listeners hear a gap so sockets resync.
+ */
+export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
+  const channel = opts.channel ?? DEFAULT_CHANNEL;
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name: ${channel}`);
+  const origin = randomUUID();
+  const decoder = new PayloadDecoder(origin);
+  const listeners = new Listeners<[Envelope]>();
+  const gaps = new Listeners<[]>();
+  const onError = (err: unknown) => opts.log.error({ err }, 'realtime listener failed');
+  const queue: Envelope[] = [];
+  let client: pg.Client | null = null;
+  let sending = false;
+  let closed = false;
+  let retryMs = 250;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+
+  const deliver = (payload: string) => {
+    let envelopes: Envelope[];
+    try {
+      envelopes = decoder.decode(payload);
+    } catch (err) {
+      opts.log.warn({ err }, 'realtime: undecodable notification ignored');
+      return;
+    }
+    for (const envelope of envelopes) listeners.emit(onError, envelope);
+  };
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client({
+      connectionString: opts.databaseUrl,
+      keepAlive: true,
+      application_name: `realtime:${channel}`,
+    });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload) deliver(n.payload);
+    });
+    c.on('error', (err) => {
+      opts.log.warn({ err }, 'realtime: bus connection error');
+      lost(c);
+    });
+    c.on('end', () => lost(c));
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    client = c;
+    retryMs = 250;
+    void pump();
+  }
+
+  function lost(c: pg.Client) {
+    if (client !== c) return;
+    client = null;
+    c.removeAllListeners('notification');
+    void c.end().catch(() => undefined);
+    if (!closed) scheduleReconnect();
+  }
+
+  function scheduleReconnect() {
+    if (reconnectTimer || closed) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      connect().then(
+        () => {
+          opts.log.info('realtime: bus reconnected');
+          gaps.emit(onError);
+        },
+        (err: unknown) => {
+          opts.log.warn({ err }, 'realtime: bus reconnect failed');
+          retryMs = Math.min(retryMs * 2, 10_000);
+          scheduleReconnect();
+        },
+      );
+    }, retryMs);
+  }
+
+  async function pump(): Promise<void> {
+    if (sending) return;
+    sending = true;
+    try {
+      while (queue.length && client) {
+        const c = client;
+        const window = queue.slice(0, 500);
+        const before = window.length;
+        const payloads = nextPayloads(origin, window);
+        try {
+          for (const payload of payloads) await c.query('SELECT pg_notify($1, $2)', [channel, payload]);
+          queue.splice(0, before - window.length);
+        } catch (err) {
+          opts.log.warn({ err }, 'realtime: notify failed; will retry after reconnect');
+          lost(c);
+        }
+      }
+    } finally {
+      sending = false;
+    }
+  }
+
+  await connect();
+
+  return {
+    kind: 'postgres',
+    publish(envelope) {
+      if (closed) return;
+      listeners.emit(onError, envelope);
+      queue.push(envelope);
+      // Only trimmed while disconnected, so the pump never loses its place.
+      if (!client && queue.length > MAX_QUEUE) queue.splice(0, queue.length - MAX_QUEUE);
+      void pump();
+    },
+    subscribe: (fn) => listeners.add(fn),
+    onGap: (fn) => gaps.add(fn),
+    async close() {
+      // Let queued envelopes go out first (bounded), then leave.
+      const deadline = Date.now() + 1000;
+      while ((queue.length || sending) && client && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      closed = true;
+      clearTimeout(reconnectTimer);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type WebSocket from 'ws';
+import { z } from 'zod';
+import {
+  clientFrameSchema,
+  REALTIME_TIMING,
+  userTopic,
+  WS_PATH,
+  type ClientFrame,
+  type ServerFrame,
+} from '@studybuddy/shared/realtime';
+import { findSessionUser, requireUser, SESSION_COOKIE } from '../../features/auth/session.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, forbidden, parse } from '../errors.ts';
+import type { Connection } from './hub.ts';
+
+/** Largest frame a client may send. */
+const MAX_FRAME_BYTES = 64 * 1024;
+/** A socket that cannot keep up with this much unsent data is dropped (it resyncs when it reconnects). */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Client frames allowed per second (token bucket, burst twice that). */
+const OPS_PER_SECOND = 50;
+/** Sessions of open sockets are checked again this often (logout or expiry closes the socket). */
+const SESSION_RECHECK_MS = 60_000;
+
+export const CLOSE_UNAUTHENTICATED = 4401;
+
+const sinceQuerySchema = z.object({ cursor: z.coerce.number().int().nonnegative().optional() });
+const wsQuerySchema = sinceQuerySchema;
+
+interface SocketState {
+  ws: WebSocket;
+  conn: Connection;
+  alive: boolean;
+  tokens: number;
+  refilledAt: number;
+  checkedAt: number;
+  token: string;
+  /** Live frames held back while a resync is answered (then sent, less the messages the resync carried). */
+  held: string[] | null;
+  write(frame: string): void;
+}
+
+function errorFrame(err: unknown, ref?: string): ServerFrame {
+  if (err instanceof AppError) return { type: 'error', ref, status: err.statusCode, message: err.message };
+  return { type: 'error', ref, status: 500, message: 'Something went wrong on our side. Please try again.' };
+}
+
+/** The WebSocket of DESIGN.md "Real-time" at /api/ws, and its polling fallback GET /api/realtime/since?cursor=N. */
+export function realtimeRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const allowedOrigin = new URL(ctx.config.publicUrl).origin;
+    const { hub, handlers } = ctx.realtime;
+    const sockets = new Set<SocketState>();
+
+    await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+
+    const checkOrigin = (request: FastifyRequest) => {
+      const origin = request.headers.origin;
+      if (!origin) return;
+      const own = `${request.protocol}://${request.headers.host ?? ''}`;
+      if (origin !== allowedOrigin && origin !== own) throw forbidden('Cross-site requests are not allowed.');
+    };
+
+    const timer = setInterval(() => {
+      const now = Date.now();
+      const ping = JSON.stringify({ type: 'ping' } satisfies ServerFrame);
+      for (const s of sockets) {
+        if (!s.alive) {
+          s.ws.terminate();
+          continue;
+        }
+        s.alive = false;
+        s.ws.ping();
+        s.conn.send(ping);
+        if (now - s.checkedAt > SESSION_RECHECK_MS) {
+          s.checkedAt = now;
+          findSessionUser(ctx.db, s.token).then(
+            (user) => {
+              if (!user || user.id !== s.conn.userId) s.ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated');
+            },
+            (err: unknown) => ctx.log.warn({ err }, 'realtime: session recheck failed'),
+          );
+        }
+      }
+    }, REALTIME_TIMING.pingMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+
+    /**
+     * Sends what the socket missed after `cursor`, then `resync.done`. Live events keep coming while the missed
+     * ones are read: they are held back and sent afterwards, less the messages the resync carried, so no message
+     * goes out twice.
+     */
+    const resync = async (s: SocketState, cursor: number, holding = false) => {
+      if (s.held && !holding) return;
+      s.held ??= [];
+      const replayed = new Set<string>();
+      try {
+        const result = await handlers.since(s.conn.userId, cursor, REALTIME_TIMING.resyncMax);
+        for (const event of result.events) {
+          if (event.type === 'message.created') replayed.add(event.message.id);
+          s.write(JSON.stringify({ type: 'event', event } satisfies ServerFrame));
+        }
+        const done: ServerFrame = { type: 'resync.done', cursor: result.cursor, truncated: result.truncated };
+        s.write(JSON.stringify(done));
+      } finally {
+        const held = s.held;
+        s.held = null;
+        for (const text of held) {
+          const f = JSON.parse(text) as ServerFrame;
+          if (f.type === 'event' && f.event.type === 'message.created' && replayed.has(f.event.message.id)) continue;
+          s.write(text);
+        }
+      }
+    };
+
+    const handleFrame = async (s: SocketState, frame: ClientFrame) => {
+      const { conn } = s;
+      const send = (f: ServerFrame) => conn.send(JSON.stringify(f));
+      switch (frame.op) {
+        case 'pong':
+          return;
+        case 'resync':
+          await resync(s, frame.cursor);
+          return;
+        case 'subscribe': {
+          const allowed =
+            frame.topic === userTopic(conn.userId) || (await handlers.authorizeTopic(conn.userId, frame.topic));
+          if (!allowed) throw forbidden();
+          hub.subscribe(conn, frame.topic);
+          send({ type: 'subscribed', topic: frame.topic });
+          return;
+        }
+        case 'unsubscribe':
+          if (frame.topic !== userTopic(conn.userId)) hub.unsubscribe(conn, frame.topic);
+          return;
+        case 'typing':
+          await handlers.typing(conn.userId, frame.conversation);
+          return;
+        case 'send': {
+          const result = await handlers.send(conn.userId, frame.conversation, frame.message);
+          send({ type: 'ack', ref: frame.message.id, message: result.message, created: result.created });
+          return;
+        }
+      }
+    };
+
+    const onMessage = (s: SocketState, data: WebSocket.RawData) => {
+      s.alive = true;
+      const now = Date.now();
+      s.tokens = Math.min(OPS_PER_SECOND * 2, s.tokens + ((now - s.refilledAt) / 1000) * OPS_PER_SECOND);
+      s.refilledAt = now;
+      let ref: string | undefined;
+      try {
+        if (s.tokens < 1) throw new AppError(429, 'rate_limited', 'Too many requests. Please try again later.');
+        s.tokens -= 1;
+        let json: unknown;
+        try {
+          json = JSON.parse(data.toString());
+        } catch {
+          throw new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
+        }
+        const maybe = json as { op?: string; message?: { id?: unknown } };
+        if (maybe?.op === 'send' && typeof maybe.message?.id === 'string') ref = maybe.message.id;
+        const frame = parse(clientFrameSchema, json);
+        handleFrame(s, frame).catch((err: unknown) => {
+          if (!(err instanceof AppError)) ctx.log.error({ err }, 'realtime: frame failed');
+          s.conn.send(JSON.stringify(errorFrame(err, ref)));
+        });
+      } catch (err) {
+        s.conn.send(JSON.stringify(errorFrame(err, ref)));
+      }
+    };
+
+    app.get(
+      WS_PATH,
+      {
+        websocket: true,
+        preValidation: async (request) => {
+          checkOrigin(request);
+          requireUser(request);
+          parse(wsQuerySchema, request.query);
+        },
+      },
+      async (ws, request) => {
+        const user = requireUser(request);
+        const write = (frame: string) => {
+          if (ws.readyState !== ws.OPEN) return;
+          if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+            ws.terminate();
+            return;
+          }
+          ws.send(frame);
+        };
+        const conn: Connection = {
+          userId: user.id,
+          send(frame) {
+            if (state.held) state.held.push(frame);
+            else write(frame);
+          },
+        };
+        const now = Date.now();
+        const state: SocketState = {
+          ws,
+          conn,
+          alive: true,
+          tokens: OPS_PER_SECOND * 2,
+          refilledAt: now,
+          checkedAt: now,
+          token: request.cookies[SESSION_COOKIE] ?? '',
+          held: null,
+          write,
+        };
+        // A reconnecting client names its last cursor in the address: the resync starts before any live event
+        // can reach it, so nothing arrives twice.
+        const since = parse(wsQuerySchema, request.query).cursor;
+        if (since !== undefined) state.held = [];
+        sockets.add(state);
+        hub.add(conn);
+        hub.subscribe(conn, userTopic(user.id));
+        ws.on('message', (data) => onMessage(state, data));
+        ws.on('pong', () => (state.alive = true));
+        ws.on('close', () => {
+          sockets.delete(state);
+          hub.remove(conn);
+        });
+        try {
+          write(JSON.stringify({ type: 'hello', cursor: await handlers.currentCursor() } satisfies ServerFrame));
+          if (since !== undefined) await resync(state, since, true);
+        } catch (err) {
+          ctx.log.error({ err }, 'realtime: hello failed');
+          ws.close(1011, 'unavailable');
+        }
+      },
+    );
+
+    app.get('/api/realtime/since', async (request) => {
+      const user = requireUser(request);
+      const { cursor } = parse(sinceQuerySchema, request.query);
+      // Without a cursor: where to start from (a client that never had a socket).
+      if (cursor === undefined) return { events: [], cursor: await handlers.currentCursor(), truncated: false };
+      return handlers.since(user.id, cursor, REALTIME_TIMING.resyncMax);
+    });
+  };
+}

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  S3Client,
+  type HeadObjectCommandOutput,
+} from '@aws-sdk/client-s3';
+import type { S3Config } from '../../config.ts';
+import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
+
+// Our own fields ride along as S3 user metadata (x-amz-meta-*); custom metadata is base64url JSON so that
+// any key or value (case, non-ASCII) survives the trip.
+const M_CREATED = 'sb-time-created';
+const M_UPDATED = 'sb-updated';
+const M_MD5 = 'sb-md5';
+const M_CUSTOM = 'sb-custom';
+
+const is404 = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+
+async function md5OfFile(file: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('base64');
+}
+
+/** Any S3-compatible service (AWS, MinIO, Ceph, R2, …); path-style addressing when an endpoint is given. */
+export function createS3Storage(config: S3Config): Storage {
+  const client = new S3Client({
+    endpoint: config.endpoint,
+    region: config.region,
+    forcePathStyle: !!config.endpoint,
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    // Plain Content-MD5/length uploads work with every S3-compatible server; the newer default checksums do not.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const Bucket = config.bucket;
+
+  const toMeta = (fullPath: string, out: HeadObjectCommandOutput): StoredObjectMeta => {
+    const m = out.Metadata ?? {};
+    const modified = (out.LastModified ?? new Date()).toISOString();
+    let customMetadata: Record<string, string> = {};
+    if (m[M_CUSTOM]) {
+      customMetadata = JSON.parse(Buffer.from(m[M_CUSTOM], 'base64url').toString('utf8')) as Record<string, string>;
+    }
+    return {
+      bucket: Bucket,
+      fullPath,
+      name: path.posix.basename(fullPath),
+      size: out.ContentLength ?? 0,
+      contentType: out.ContentType ?? 'application/octet-stream',
+      timeCreated: m[M_CREATED] ?? modified,
+      updated: m[M_UPDATED] ?? modified,
+      md5Hash: m[M_MD5] ?? '',
+      cacheControl: out.CacheControl,
+      contentDisposition: out.ContentDisposition,
+      contentEncoding: out.ContentEncoding,
+      contentLanguage: out.ContentLanguage,
+      customMetadata,
+    };
+  };
+
+  const head = async (fullPath: string): Promise<StoredObjectMeta | null> => {
+    assertSafePath(fullPath);
+    try {
+      return toMeta(fullPath, await client.send(new HeadObjectCommand({ Bucket, Key: fullPath })));
+    } catch (err) {
+      if (is404(err)) return null;
+      throw err;
+    }
+  };
+
+  const putBody = async (
+    fullPath: string,
+    body: Buffer | Readable,
+    size: number,
+    md5: string,
+    options: PutOptions,
+  ): Promise<StoredObjectMeta> => {
+    assertSafePath(fullPath);
+    const previous = await head(fullPath);
+    const now = new Date().toISOString();
+    const customMetadata = options.customMetadata ?? {};
+    await client.send(
+      new PutObjectCommand({
+        Bucket,
+        Key: fullPath,
+        Body: body,
+        ContentLength: size,
+        ContentMD5: md5,
+        ContentType: options.contentType,
+        CacheControl: options.cacheControl,
+        ContentDisposition: options.contentDisposition,
+        ContentEncoding: options.contentEncoding,
+        ContentLanguage: options.contentLanguage,
+        Metadata: {
+          [M_CREATED]: previous?.timeCreated ?? now,
+          [M_UPDATED]: now,
+          [M_MD5]: md5,
+          [M_CUSTOM]: Buffer.from(JSON.stringify(customMetadata)).toString('base64url'),
+        },
+      }),
+    );
+    return {
+      bucket: Bucket,
+      fullPath,
+      name: path.posix.basename(fullPath),
+      size,
+      contentType: options.contentType,
+      timeCreated: previous?.timeCreated ?? now,
+      updated: now,
+      md5Hash: md5,
+      cacheControl: options.cacheControl,
+      contentDisposition: options.contentDisposition,
+      contentEncoding: options.contentEncoding,
+      contentLanguage: options.contentLanguage,
+      customMetadata,
+    };
+  };
+
+  const list = async (prefix: string): Promise<string[]> => {
+    const Prefix = `${folderOf(prefix)}/`;
+    const keys: string[] = [];
+    // Marker paging (ListObjects v1) works on every S3-compatible server; some cannot issue v2 continuation tokens.
+    let Marker: string | undefined;
+    for (;;) {
+      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix, Marker }));
+      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
+      if (!page.IsTruncated || !keys.length) break;
+      Marker = page.NextMarker ?? keys[keys.length - 1];
+    }
+    return keys.sort();
+  };
+
+  return {
+    driver: 's3',
+    put: (fullPath, data, options) =>
+      putBody(fullPath, data, data.length, createHash('md5').update(data).digest('base64'), options),
+    async putFile(fullPath, sourceFile, options) {
+      const { size } = await stat(sourceFile);
+      const md5 = await md5OfFile(sourceFile);
+      return putBody(fullPath, createReadStream(sourceFile), size, md5, options);
+    },
+    head,
+    async get(fullPath) {
+      assertSafePath(fullPath);
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: fullPath }));
+        return { meta: toMeta(fullPath, out), body: out.Body as Readable };
+      } catch (err) {
+        if (is404(err)) return null;
+        throw err;
+      }
+    },
+    async delete(fullPath) {
+      assertSafePath(fullPath);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: fullPath }));
+    },
+    async deletePrefix(prefix) {
+      const keys = await list(prefix);
+      for (let i = 0; i < keys.length; i += 1000) {
+        const batch = keys.slice(i, i + 1000);
+        const out = await client.send(
+          new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        );
+        if (out.Errors?.length) throw new Error(`could not delete ${out.Errors.length} objects under ${prefix}`);
+      }
+    },
+    list,
+    async check() {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    },
+  };
+}

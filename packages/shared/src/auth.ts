@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+import { MSG } from './messages.ts';
+import { universityForEmail } from './universities.ts';
+
+/** Longest accepted password (scrypt takes any length; this keeps request bodies and hashing bounded). */
+export const PASSWORD_MAX = 128;
+
+/** A trimmed, lower-cased e-mail address; `message` is shown when it is missing or malformed. */
+const emailField = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: message }).max(254, message));
+
+const oobCode = (message: string) => z.string({ error: message }).trim().min(1, message).max(200, message);
+
+/** Sign-up: a valid e-mail of a supported university and a password of at least 6 characters (spec §5). */
+export const signupInputSchema = z.object({
+  email: emailField(MSG.signup.invalidEmail).refine((e) => !!universityForEmail(e), MSG.signup.invalidDomain),
+  password: z
+    .string({ error: MSG.signup.weakPassword })
+    .min(LIMITS.passwordMin, MSG.signup.weakPassword)
+    .max(PASSWORD_MAX, MSG.signup.passwordTooLong),
+});
+export type SignupInput = z.infer<typeof signupInputSchema>;
+
+export const loginInputSchema = z.object({
+  email: emailField(MSG.signup.invalidEmail),
+  password: z
+    .string({ error: MSG.login.invalidCredential })
+    .min(1, MSG.login.invalidCredential)
+    .max(PASSWORD_MAX, MSG.login.invalidCredential),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+/**
+ * A successful password check: either signed in, or (unverified e-mail) no session but a short-lived
+ * signed ticket that lets this browser ask for a new verification mail without keeping the password.
+ */
+export type LoginResult = { status: 'signedIn' } | { status: 'unverified'; resendTicket: string };
+
+export const resendInputSchema = z.object({
+  ticket: z
+    .string({ error: MSG.resend.missingCredentials })
+    .min(1, MSG.resend.missingCredentials)
+    .max(500, MSG.resend.invalidCredentials),
+});
+export type ResendResult = { sent: true } | { sent: false; alreadyVerified: true };
+
+export const verifyEmailInputSchema = z.object({ oobCode: oobCode(MSG.verify.invalidOrExpired) });
+
+export const resetRequestSchema = z.object({
+  email: z
+    .string({ error: MSG.reset.needEmail })
+    .trim()
+    .min(1, MSG.reset.needEmail)
+    .pipe(emailField(MSG.signup.invalidEmail)),
+});
+
+export const resetCheckSchema = z.object({ oobCode: oobCode(MSG.reset.invalidCode) });
+export interface ResetCheckResult {
+  email: string;
+}
+
+/** The new password of a reset (spec §5): at least 6 characters. */
+export const newPasswordSchema = z
+  .string({ error: MSG.reset.tooShort })
+  .min(LIMITS.passwordMin, MSG.reset.tooShort)
+  .max(PASSWORD_MAX, MSG.signup.passwordTooLong);
+
+export const resetConfirmSchema = z.object({ oobCode: oobCode(MSG.reset.invalidCode), password: newPasswordSchema });
+
+/** The reset form of the web app: the two entries must match, then the rules of a new password. */
+export const resetFormSchema = z
+  .object({ password: z.string(), confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { message: MSG.reset.mismatch, path: ['confirm'] })
+  .pipe(z.object({ password: newPasswordSchema, confirm: z.string() }));
+
+export interface AuthProviders {
+  /** Social sign-in through OpenID Connect, when configured; `name` goes on the button. */
+  oidc: { name: string } | null;
+}
+
+/** Why a social sign-in was refused; /login?error=<code> shows the text. */
+export const SOCIAL_ERRORS = {
+  invalid_domain: MSG.login.socialInvalidDomain,
+  not_verified: MSG.login.socialNotVerified,
+  disabled: MSG.reset.accountDisabled,
+  failed: MSG.login.socialFailed,
+} as const;
+export type SocialError = keyof typeof SOCIAL_ERRORS;

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+import { MSG } from './messages.ts';
+
+/** Contracts of one-to-one chats and of the messages every conversation (chat or group) holds (spec §3, §4, §5). */
+
+export const CHAT_LIMITS = {
+  /** Longest text message, in characters. */
+  textMaxChars: 4000,
+  /** Spec §9: chat images must be under 5 MB. */
+  imageMaxBytes: LIMITS.chatImageBytes,
+  /** Voice messages are WAV (16 kHz mono in the web app: ~32 KB a second), so about five minutes. */
+  voiceMaxBytes: 10 * 1024 * 1024,
+  voiceMaxSeconds: 300,
+  /** Messages per history page. */
+  pageDefault: 30,
+  pageMax: 100,
+} as const;
+
+export const CONVERSATION_KINDS = ['chat', 'group'] as const;
+export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
+
+export interface ConversationRef {
+  kind: ConversationKind;
+  id: string;
+}
+
+export const MESSAGE_TYPES = ['text', 'image', 'voice'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** Spec §3: a chat's id is the two user ids sorted and joined by an underscore. */
+export function chatIdFor(a: string, b: string): string {
+  return [a, b].sort().join('_');
+}
+
+/** The other participant of a chat id, or null when `me` is not one of its two users. */
+export function peerOf(chatId: string, me: string): string | null {
+  const parts = chatId.split('_');
+  if (parts.length !== 2 || !parts[0] || !parts[1] || parts[0] === parts[1]) return null;
+  if (chatIdFor(parts[0], parts[1]) !== chatId) return null;
+  if (parts[0] === me) return parts[1];
+  if (parts[1] === me) return parts[0];
+  return null;
+}
+
+/** Storage folder of a conversation's images and voice messages (spec §7: under the chat or group id). */
+export function conversationFolder(conversation: ConversationRef): string {
+  return `${conversation.kind === 'chat' ? 'chats' : 'groups'}/${conversation.id}`;
+}
+
+export const conversationRefSchema = z.object({
+  kind: z.enum(CONVERSATION_KINDS),
+  id: z.string().min(1).max(300),
+});
+
+/**
+ * A message as the client sends it. `id` is chosen by the client (a UUID) and is the idempotency key: the
+ * server stores it once whatever the retries. Image and voice messages carry the address of the attachment
+ * uploaded first for the same id.
+ */
+export const sendMessageSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(MESSAGE_TYPES),
+    content: z.string({ error: MSG.chat.emptyMessage }),
+  })
+  .superRefine((m, ctx) => {
+    if (m.type === 'text') {
+      if (!m.content.trim()) ctx.addIssue({ code: 'custom', path: ['content'], message: MSG.chat.emptyMessage });
+      else if (m.content.length > CHAT_LIMITS.textMaxChars) {
+        ctx.addIssue({ code: 'custom', path: ['content'], message: MSG.chat.tooLong });
+      }
+    } else if (!m.content || m.content.length > 500) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: MSG.chat.badAttachment });
+    }
+  });
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+export const historyQuerySchema = z.object({
+  /** Only messages with a cursor below this one (older); the newest page when absent. */
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(CHAT_LIMITS.pageMax).default(CHAT_LIMITS.pageDefault),
+});
+export type HistoryQuery = z.infer<typeof historyQuerySchema>;
+
+export const markReadSchema = z.object({
+  /** Read up to this message cursor; up to the newest message when absent. */
+  cursor: z.number().int().nonnegative().optional(),
+});
+export type MarkReadInput = z.infer<typeof markReadSchema>;
+
+export const ATTACHMENT_KINDS = ['image', 'voice'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+
+export interface ChatMessage {
+  id: string;
+  /** Position in the one global, increasing sequence of messages (the resync cursor). */
+  cursor: number;
+  conversation: ConversationRef;
+  /** Null when the sender's account was deleted. */
+  senderId: string | null;
+  senderName: string;
+  type: MessageType;
+  /** The text, or the address of the image or voice file. */
+  content: string;
+  /** ISO 8601, server time. */
+  createdAt: string;
+}
+
+export interface MessagePage {
+  /** Oldest first. */
+  messages: ChatMessage[];
+  /** True when older messages exist before the first one. */
+  hasMore: boolean;
+}
+
+export interface SendMessageResult {
+  message: ChatMessage;
+  /** False when the id was already stored (a retry): nothing new was written. */
+  created: boolean;
+}
+
+export interface LastMessage {
+  lastMessage: string;
+  lastMessageTime: string | null;
+  lastMessageSender: string | null;
+}
+
+export interface PersonSummary {
+  id: string;
+  name: string;
+  profilePicture: string;
+}
+
+/** One-to-one chat as its pane needs it. */
+export interface ChatInfo extends LastMessage {
+  chatId: string;
+  friend: PersonSummary;
+  /** Cursor of the last message each side has read (0 when none). */
+  myLastRead: number;
+  friendLastRead: number;
+}
+
+export interface ChatSummary extends LastMessage {
+  chatId: string;
+  friendId: string;
+  unread: number;
+}
+
+export interface ChatList {
+  chats: ChatSummary[];
+}
+
+export interface UnreadCounts {
+  /** Unread messages of all current friends together (the sidebar Friends badge). */
+  total: number;
+  /** Unread messages per friend id; friends without unread messages are absent. */
+  byFriend: Record<string, number>;
+}
+
+export interface ReadResult {
+  lastRead: number;
+}
+
+export interface AttachmentResult {
+  /** Address of the stored file (`/api/files/chats/<chatId>/…`): send it as the message content. */
+  url: string;
+}
+
+/** The text a conversation list shows for a message. */
+export function previewOf(type: MessageType, content: string): string {
+  if (type === 'image') return MSG.chat.lastImage;
+  if (type === 'voice') return MSG.chat.lastVoice;
+  return content.length > 200 ? `${content.slice(0, 200)}…` : content;
+}

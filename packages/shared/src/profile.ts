@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { LIMITS, YEARS } from './limits.ts';
+import { MSG } from './messages.ts';
+
+export const PROFILE_API = {
+  own: '/api/profile',
+  account: '/api/account',
+} as const;
+
+export const PROFILE_LIMITS = {
+  nameMax: 100,
+  majorMax: 100,
+  bioMax: 2000,
+  courseNameMax: 200,
+  courseIdMax: 200,
+  imageUrlMax: 500,
+  /** Largest image a profile upload may send (before the server re-encodes it). */
+  imageUploadBytes: 15 * 1024 * 1024,
+  /** Longest side of a stored profile image after re-encoding. */
+  imageMaxPx: 2048,
+  /** Side of the square the crop tool exports. */
+  pictureExportPx: 1024,
+} as const;
+
+export const courseSchema = z.object({
+  id: z.string().trim().min(1).max(PROFILE_LIMITS.courseIdMax),
+  name: z.string().trim().min(1).max(PROFILE_LIMITS.courseNameMax),
+});
+
+/** The body of PUT /api/profile (the server derives college, lowercaseName and hasCustomProfilePicture). */
+export const profileUpdateSchema = z.object({
+  name: z.string().trim().max(PROFILE_LIMITS.nameMax).default(''),
+  major: z.string().trim().max(PROFILE_LIMITS.majorMax).default(''),
+  year: z.union([z.enum(YEARS), z.literal('')], { error: MSG.profile.requiredFields }).default(''),
+  bio: z.string().trim().max(PROFILE_LIMITS.bioMax).default(''),
+  courses: z.array(courseSchema).max(LIMITS.coursesPerProfile, MSG.profile.maxCourses).default([]),
+  profilePicture: z.string().max(PROFILE_LIMITS.imageUrlMax),
+  additionalImages: z
+    .array(z.string().min(1).max(PROFILE_LIMITS.imageUrlMax))
+    .max(LIMITS.additionalImages, MSG.profile.maxImages)
+    .default([]),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+/** Spec §5 Save rules, in the order the user sees them; null when the profile may be saved. */
+export function profileSaveProblem(p: {
+  name: string;
+  major: string;
+  year: string;
+  hasCustomProfilePicture: boolean;
+}): { message: string; field: string } | null {
+  const missing = (['name', 'major', 'year'] as const).find((k) => !p[k].trim());
+  if (missing) return { message: MSG.profile.requiredFields, field: missing };
+  if (!p.hasCustomProfilePicture) return { message: MSG.profile.customPicture, field: 'profilePicture' };
+  return null;
+}
+
+export const deleteAccountSchema = z.object({
+  password: z.string().max(1000).optional(),
+});
+export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

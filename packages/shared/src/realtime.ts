@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import {
+  conversationRefSchema,
+  sendMessageSchema,
+  type ChatMessage,
+  type ConversationRef,
+  type LastMessage,
+} from './chat.ts';
+
+/**
+ * The real-time channel (DESIGN.md "Real-time"): one WebSocket per tab at /api/ws, authenticated by the session
+ * cookie. The server publishes typed events to topics; every signed-in socket listens to its user's topic and
+ * may subscribe to the topics of conversations it belongs to. A reconnecting client opens `/api/ws?cursor=N`
+ * (its last seen message cursor): the server sends what was missed after N, then `resync.done`, and only then
+ * anything live, so no message arrives twice.
+ */
+
+export const WS_PATH = '/api/ws';
+
+export const userTopic = (userId: string) => `user:${userId}`;
+export const conversationTopic = (c: ConversationRef) => `conversation:${c.kind}:${c.id}`;
+
+/** Every event a client can receive. */
+export type RealtimeEvent =
+  | { type: 'message.created'; message: ChatMessage }
+  /** A conversation's last message or someone's read position changed. */
+  | {
+      type: 'chat.updated';
+      conversation: ConversationRef;
+      last?: LastMessage;
+      read?: { userId: string; cursor: number };
+    }
+  /** The viewer's unread count of one conversation, counted when the event was made. */
+  | { type: 'unread.changed'; conversation: ConversationRef; friendId?: string; count: number }
+  | { type: 'friendRequest.changed'; requestId?: string }
+  | { type: 'group.changed'; groupId: string; change: 'created' | 'members' | 'joined' | 'left' | 'deleted' }
+  | { type: 'profile.changed'; userId: string }
+  | { type: 'document.changed'; documentId: string; courseId?: string }
+  | { type: 'typing'; conversation: ConversationRef; userId: string; name: string };
+
+export type RealtimeEventType = RealtimeEvent['type'];
+
+/** What the server writes on the socket. */
+export type ServerFrame =
+  /** First frame: the newest message cursor when the socket opened. */
+  | { type: 'hello'; cursor: number }
+  | { type: 'event'; event: RealtimeEvent }
+  /** End of a resync: everything up to `cursor` was sent; `truncated` when too much was missed (refetch all). */
+  | { type: 'resync.done'; cursor: number; truncated: boolean }
+  /** The server may have missed events (its bus reconnected): resync now. */
+  | { type: 'resync.required' }
+  | { type: 'subscribed'; topic: string }
+  | { type: 'ack'; ref: string; message: ChatMessage; created: boolean }
+  | { type: 'error'; ref?: string; status: number; message: string }
+  | { type: 'ping' };
+
+/** What a client may write on the socket. */
+export const clientFrameSchema = z.discriminatedUnion('op', [
+  /** Send every missed message with a cursor above `cursor`, then `resync.done`. */
+  z.object({ op: z.literal('resync'), cursor: z.number().int().nonnegative() }),
+  z.object({ op: z.literal('subscribe'), topic: z.string().min(1).max(400) }),
+  z.object({ op: z.literal('unsubscribe'), topic: z.string().min(1).max(400) }),
+  z.object({ op: z.literal('typing'), conversation: conversationRefSchema }),
+  /** Send a message over the socket; answered by `ack` (after commit) or `error`, with `ref` = the message id. */
+  z.object({ op: z.literal('send'), conversation: conversationRefSchema, message: sendMessageSchema }),
+  z.object({ op: z.literal('pong') }),
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+/** Answer of the polling fallback (GET /api/realtime/since?cursor=N), the same data a resync sends. */
+export interface SinceResult {
+  events: RealtimeEvent[];
+  cursor: number;
+  truncated: boolean;
+}
+
+export const REALTIME_TIMING = {
+  /** Server ping interval; a client that hears nothing for 2.5 intervals reconnects. */
+  pingMs: 20_000,
+  /** Reconnect back-off: 0.5 s doubling up to 30 s, with jitter. */
+  backoffStartMs: 500,
+  backoffMaxMs: 30_000,
+  /** Typing indicator: sent at most every 2 s, shown for 4 s after the last one. */
+  typingThrottleMs: 2_000,
+  typingShowMs: 4_000,
+  /** Messages a resync sends at most before answering `truncated`. */
+  resyncMax: 500,
+} as const;

@@ -1,0 +1,62 @@
+import type {
+  AttachmentKind,
+  AttachmentResult,
+  ChatInfo,
+  ChatList,
+  ConversationRef,
+  MessagePage,
+  SendMessageInput,
+  SendMessageResult,
+  UnreadCounts,
+} from '@studybuddy/shared/chat';
+import { api, ApiRequestError } from '../../lib/api.ts';
+
+/** Query keys of chats and messages (groups use the messages keys too). */
+export const chatKeys = {
+  all: ['chat'] as const,
+  unread: ['chat', 'unread'] as const,
+  list: ['chat', 'list'] as const,
+  info: (chatId: string) => ['chat', 'info', chatId] as const,
+  messagesAll: ['chat', 'messages'] as const,
+  messages: (ref: ConversationRef) => ['chat', 'messages', ref.kind, ref.id] as const,
+};
+
+export const conversationBase = (ref: ConversationRef) =>
+  `/api/${ref.kind === 'chat' ? 'chats' : 'groups'}/${encodeURIComponent(ref.id)}`;
+
+export const chatApi = {
+  unread: () => api<UnreadCounts>('/api/chats/unread'),
+  list: () => api<ChatList>('/api/chats'),
+  info: (chatId: string) => api<ChatInfo>(`/api/chats/${encodeURIComponent(chatId)}`),
+  history: (ref: ConversationRef, before?: number) =>
+    api<MessagePage>(`${conversationBase(ref)}/messages${before ? `?before=${before}` : ''}`),
+  send: (ref: ConversationRef, message: SendMessageInput) =>
+    api<SendMessageResult>(`${conversationBase(ref)}/messages`, { body: message }),
+  markRead: (ref: ConversationRef) =>
+    api<{ lastRead: number; unread: number }>(`${conversationBase(ref)}/read`, { body: {} }),
+  /** The file is the request body; the server decides by its bytes what it is. */
+  async attach(ref: ConversationRef, kind: AttachmentKind, file: Blob): Promise<AttachmentResult> {
+    let res: Response;
+    try {
+      res = await fetch(`${conversationBase(ref)}/attachments?kind=${kind}`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': file.type || 'application/octet-stream' },
+        body: file,
+      });
+    } catch {
+      throw new ApiRequestError(0, 'network', 'Network error. Please check your connection and try again.');
+    }
+    const data = (await res.json().catch(() => null)) as
+      | (Partial<AttachmentResult> & { error?: { code: string; message: string } })
+      | null;
+    if (!res.ok) {
+      throw new ApiRequestError(
+        res.status,
+        data?.error?.code ?? `http_${res.status}`,
+        data?.error?.message ?? res.statusText,
+      );
+    }
+    return { url: data?.url ?? '' };
+  },
+};

@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Box, Text } from '@mantine/core';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConversationRef, UnreadCounts } from '@studybuddy/shared/chat';
+import { MSG } from '@studybuddy/shared/messages';
+import { conversationTopic, REALTIME_TIMING } from '@studybuddy/shared/realtime';
+import { useRealtimeEvent, useRealtimeTopic } from '../../lib/realtime.ts';
+import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
+import { chatApi, chatKeys } from './chat-api.ts';
+import { Composer } from './composer.tsx';
+import { markOpen } from './message-cache.ts';
+import { MessageList } from './message-list.tsx';
+import { outbox, useOutbox } from './outbox.ts';
+
+interface Props {
+  conversation: ConversationRef;
+  me: { id: string; name: string };
+  header: ReactNode;
+  /** One-to-one chats: the friend's last read message, for the 'Seen' mark. */
+  peerLastRead?: number;
+  /** Groups show who wrote each message. */
+  showNames: boolean;
+}
+
+/**
+ * A conversation on screen: its history (older pages load when scrolled to the top), this tab's pending
+ * messages, who is typing, and the composer. While on screen its messages count as read.
+ */
+export function ConversationView({ conversation, me, header, peerLastRead, showNames }: Props) {
+  const client = useQueryClient();
+  const { kind, id } = conversation;
+  const history = useInfiniteQuery({
+    queryKey: chatKeys.messages(conversation),
+    queryFn: ({ pageParam }) => chatApi.history(conversation, pageParam),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (oldest) => (oldest.hasMore ? oldest.messages[0]?.cursor : undefined),
+    staleTime: Infinity,
+  });
+  const pending = useOutbox(conversation);
+  const [typing, setTyping] = useState<{ userId: string; name: string; until: number } | null>(null);
+
+  useEffect(() => markOpen({ kind, id }), [kind, id]);
+  useRealtimeTopic(conversationTopic({ kind, id }));
+  useRealtimeEvent('typing', (e) => {
+    if (e.conversation.kind !== kind || e.conversation.id !== id || e.userId === me.id) return;
+    setTyping({ userId: e.userId, name: e.name, until: Date.now() + REALTIME_TIMING.typingShowMs });
+  });
+  // Their message arrived: they are no longer typing it.
+  useRealtimeEvent('message.created', ({ message }) => {
+    if (message.conversation.kind === kind && message.conversation.id === id && message.senderId === typing?.userId) {
+      setTyping(null);
+    }
+  });
+  useEffect(() => {
+    if (!typing) return;
+    const t = setTimeout(() => setTyping(null), typing.until - Date.now());
+    return () => clearTimeout(t);
+  }, [typing]);
+
+  // Opening the conversation, and every new message of others while it is on screen, moves the read position.
+  const newestOther = history.data?.pages[0]?.messages.findLast((m) => m.senderId !== me.id)?.cursor ?? 0;
+  const marked = useRef(-1);
+  useEffect(() => {
+    marked.current = -1;
+  }, [kind, id]);
+  useEffect(() => {
+    if (!history.data) return;
+    const read = () => {
+      if (document.visibilityState !== 'visible' || marked.current >= newestOther) return;
+      marked.current = newestOther;
+      chatApi.markRead({ kind, id }).then(
+        () => {
+          if (kind !== 'chat') return;
+          client.setQueryData<UnreadCounts>(chatKeys.unread, (d) => {
+            if (!d) return d;
+            const byFriend = Object.fromEntries(Object.entries(d.byFriend).filter(([f]) => !id.split('_').includes(f)));
+            return { total: Object.values(byFriend).reduce((a, b) => a + b, 0), byFriend };
+          });
+        },
+        () => {
+          marked.current = -1;
+        },
+      );
+    };
+    read();
+    document.addEventListener('visibilitychange', read);
+    return () => document.removeEventListener('visibilitychange', read);
+  }, [client, history.data, kind, id, newestOther]);
+
+  const confirmed = history.data ? [...history.data.pages].reverse().flatMap((p) => p.messages) : [];
+  const known = new Set(confirmed.map((m) => m.id));
+
+  return (
+    <Box style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
+      {header}
+      <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        {history.isPending || history.error ? (
+          <LoadingWrapper loading={history.isPending} error={history.error} message={MSG.loading.loading} />
+        ) : (
+          <MessageList
+            me={me.id}
+            messages={confirmed}
+            pending={pending.filter((p) => !known.has(p.id))}
+            peerLastRead={peerLastRead}
+            showNames={showNames}
+            hasOlder={history.hasNextPage}
+            loadingOlder={history.isFetchingNextPage}
+            loadOlder={() => void history.fetchNextPage()}
+            onRetry={(entryId) => outbox.retry(entryId)}
+          />
+        )}
+      </Box>
+      <Box h={22} px="md" aria-live="polite">
+        {typing && (
+          <Text size="xs" c="dimmed" fs="italic">
+            {MSG.chat.typing(typing.name)}
+          </Text>
+        )}
+      </Box>
+      <Composer conversation={conversation} me={me} />
+    </Box>
+  );
+}

@@ -1,0 +1,45 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
+import { chatKeys } from './chat-api.ts';
+
+/** Infinite history: pages[0] is the newest page, each page oldest first. */
+export type History = InfiniteData<MessagePage, number | undefined>;
+
+const sameRef = (a: ConversationRef, b: ConversationRef) => a.kind === b.kind && a.id === b.id;
+
+/** Puts a message into its conversation's loaded history once (by id), in cursor order. */
+export function insertMessage(client: QueryClient, message: ChatMessage): void {
+  client.setQueryData<History>(chatKeys.messages(message.conversation), (data) => {
+    if (!data?.pages.length) return data;
+    if (data.pages.some((p) => p.messages.some((m) => m.id === message.id))) return data;
+    const pages = data.pages.slice();
+    let target = pages.findIndex((p) => !p.messages.length || p.messages[0]!.cursor <= message.cursor);
+    if (target === -1) {
+      // Older than everything loaded: it belongs to a page not loaded yet unless nothing older exists.
+      if (pages.at(-1)!.hasMore) return data;
+      target = pages.length - 1;
+    }
+    const page = pages[target]!;
+    const messages = [...page.messages, message].sort((a, b) => a.cursor - b.cursor);
+    pages[target] = { ...page, messages };
+    return { ...data, pages };
+  });
+}
+
+/** Conversations on screen now (their new messages are read at once, so they add no unread count). */
+const open = new Map<string, number>();
+const keyOf = (ref: ConversationRef) => `${ref.kind}:${ref.id}`;
+
+export function markOpen(ref: ConversationRef): () => void {
+  const key = keyOf(ref);
+  open.set(key, (open.get(key) ?? 0) + 1);
+  return () => {
+    const n = (open.get(key) ?? 1) - 1;
+    if (n > 0) open.set(key, n);
+    else open.delete(key);
+  };
+}
+
+export const isOpen = (ref: ConversationRef) => open.has(keyOf(ref)) && document.visibilityState === 'visible';
+
+export { sameRef };

@@ -1,0 +1,143 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Box, Center, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
+import type { ChatMessage } from '@studybuddy/shared/chat';
+import { MSG } from '@studybuddy/shared/messages';
+import { MessageBubble, type BubbleMessage } from './message-bubble.tsx';
+import type { OutboxEntry } from './outbox.ts';
+
+interface Props {
+  me: string;
+  messages: ChatMessage[];
+  pending: OutboxEntry[];
+  peerLastRead?: number;
+  showNames: boolean;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => void;
+  onRetry: (id: string) => void;
+}
+
+/** Near the bottom: new messages keep the view at the newest one. */
+const NEAR_BOTTOM_PX = 150;
+
+/**
+ * The history, newest at the bottom. Scrolling to the top loads older messages without moving what is on
+ * screen; new messages scroll into view when the reader is at the bottom (always for their own).
+ */
+export function MessageList({
+  me,
+  messages,
+  pending,
+  peerLastRead,
+  showNames,
+  hasOlder,
+  loadingOlder,
+  loadOlder,
+  onRetry,
+}: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const firstId = messages[0]?.id;
+  const lastKey = `${messages.at(-1)?.id ?? ''}:${pending.length}`;
+  const state = useRef({ firstId, lastKey: '', fromBottom: 0, atBottom: true, initial: true });
+
+  const rows: BubbleMessage[] = [
+    ...messages.map((m) => ({
+      id: m.id,
+      type: m.type,
+      content: m.content,
+      senderName: m.senderId ? m.senderName : MSG.chat.deletedUser,
+      createdAt: m.createdAt,
+      mine: m.senderId === me,
+    })),
+    ...pending.map((p) => ({
+      id: p.id,
+      type: p.type,
+      content: p.text ?? p.localUrl ?? p.url ?? '',
+      senderName: p.senderName,
+      createdAt: p.createdAt,
+      mine: true,
+      state: p.status,
+      error: p.error,
+    })),
+  ];
+  const lastMine = messages.findLast((m) => m.senderId === me);
+  const seenId = peerLastRead !== undefined && lastMine && peerLastRead >= lastMine.cursor ? lastMine.id : null;
+
+  // Keep the reader's place when older messages are put above, follow new ones at the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const s = state.current;
+    if (s.initial) {
+      el.scrollTop = el.scrollHeight;
+      s.initial = false;
+    } else if (firstId !== s.firstId) {
+      el.scrollTop = el.scrollHeight - s.fromBottom;
+    } else if (lastKey !== s.lastKey) {
+      const mineLast = pending.length > 0 || messages.at(-1)?.senderId === me;
+      if (s.atBottom || mineLast) el.scrollTop = el.scrollHeight;
+    }
+    s.firstId = firstId;
+    s.lastKey = lastKey;
+    s.fromBottom = el.scrollHeight - el.scrollTop;
+  });
+
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasOlder) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !loadingOlder) loadOlder();
+      },
+      { root: scroller.current, rootMargin: '200px 0px 0px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasOlder, loadingOlder, loadOlder]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    state.current.fromBottom = el.scrollHeight - el.scrollTop;
+    state.current.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+  };
+
+  return (
+    <Box
+      ref={scroller}
+      onScroll={onScroll}
+      tabIndex={0}
+      role="log"
+      aria-label={MSG.chat.historyLabel}
+      style={{ flex: 1, minHeight: 0, overflowY: 'auto', padding: 'var(--mantine-spacing-md)' }}
+    >
+      <div ref={sentinel} />
+      {loadingOlder && (
+        <Center py="xs" role="status">
+          <Loader size="sm" />
+          <VisuallyHidden>{MSG.chat.loadingOlder}</VisuallyHidden>
+        </Center>
+      )}
+      {rows.length === 0 ? (
+        <Center h="100%">
+          <Text c="dimmed" size="sm">
+            {MSG.chat.empty}
+          </Text>
+        </Center>
+      ) : (
+        <Stack component="ol" gap={6} p={0} m={0} style={{ listStyle: 'none' }}>
+          {rows.map((m) => (
+            <MessageBubble
+              key={m.id}
+              message={m}
+              showName={showNames}
+              seen={m.id === seenId}
+              onRetry={m.state === 'failed' ? () => onRetry(m.id) : undefined}
+            />
+          ))}
+        </Stack>
+      )}
+    </Box>
+  );
+}

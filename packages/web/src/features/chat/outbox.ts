@@ -1,0 +1,238 @@
+import { useSyncExternalStore } from 'react';
+import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
+import { MSG } from '@studybuddy/shared/messages';
+import { ApiRequestError } from '../../lib/api.ts';
+import { chatApi } from './chat-api.ts';
+
+/**
+ * Messages of this tab not acknowledged yet. Each has the id the server stores it under, so sending it again
+ * after a failure never makes a second copy. Sent in order; kept while offline (text messages survive a
+ * reload) and sent when the connection returns.
+ */
+export interface OutboxEntry {
+  id: string;
+  conversation: ConversationRef;
+  type: MessageType;
+  /** The text of a text message. */
+  text?: string;
+  /** An image or WAV recording not uploaded yet, and its local address for the pending bubble. */
+  file?: Blob;
+  localUrl?: string;
+  /** Address of the uploaded file. */
+  url?: string;
+  senderId: string;
+  senderName: string;
+  createdAt: string;
+  status: 'pending' | 'failed';
+  error?: string;
+}
+
+interface Hooks {
+  onSent(message: ChatMessage): void;
+  onFailed(entry: OutboxEntry, text: string): void;
+}
+
+/** A failure worth retrying: no connection, timeout, rate limit, server trouble. */
+const transient = (err: unknown) =>
+  !(err instanceof ApiRequestError) ||
+  err.status === 0 ||
+  err.status === 408 ||
+  err.status === 429 ||
+  err.status >= 500;
+
+class Stage extends Error {
+  constructor(
+    readonly stage: 'upload' | 'no-url' | 'send',
+    readonly error: unknown,
+  ) {
+    super(stage);
+  }
+}
+
+/** The spec's texts of §8 Friends and Groups for a message that could not be sent. */
+function failureText(entry: OutboxEntry, failure: Stage): string {
+  const server = failure.error instanceof ApiRequestError ? failure.error.message : '';
+  if (entry.conversation.kind === 'group') {
+    console.error('Failed to send message', failure.error);
+    return MSG.groups.sendFailed;
+  }
+  if (entry.type === 'voice') {
+    if (failure.stage === 'upload') return MSG.chat.voiceUploadFailed;
+    if (failure.stage === 'no-url') return MSG.chat.downloadUrlFailed;
+    return MSG.chat.voiceSendFailed;
+  }
+  if (entry.type === 'image' && failure.stage !== 'send') {
+    return failure.stage === 'upload' && server ? server : MSG.chat.imageUrlFailed;
+  }
+  return server || MSG.chat.sendFailed;
+}
+
+class Outbox {
+  private entries: OutboxEntry[] = [];
+  private readonly listeners = new Set<() => void>();
+  private hooks: Hooks | null = null;
+  private userId: string | null = null;
+  private running = false;
+  private retryMs = 1000;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Starts sending for this user (restores their unsent text messages); returns the unbind function. */
+  bind(userId: string, hooks: Hooks): () => void {
+    this.hooks = hooks;
+    if (this.userId !== userId) {
+      this.userId = userId;
+      this.entries = this.restore(userId);
+      this.changed();
+    }
+    window.addEventListener('online', this.kickNow);
+    this.kick();
+    return () => {
+      window.removeEventListener('online', this.kickNow);
+      clearTimeout(this.retryTimer);
+      this.hooks = null;
+    };
+  }
+
+  add(entry: Omit<OutboxEntry, 'status' | 'createdAt'>): void {
+    this.entries = [...this.entries, { ...entry, status: 'pending', createdAt: new Date().toISOString() }];
+    this.changed();
+    this.kick();
+  }
+
+  retry(id: string): void {
+    this.update(id, { status: 'pending', error: undefined });
+    this.kickNow();
+  }
+
+  discard(id: string): void {
+    this.remove(id);
+  }
+
+  /** The server has the message (it came back over the socket): nothing left to send. */
+  ack(id: string): void {
+    if (this.entries.some((e) => e.id === id)) this.remove(id);
+  }
+
+  snapshot(): readonly OutboxEntry[] {
+    return this.entries;
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  readonly kickNow = () => {
+    this.retryMs = 1000;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.kick();
+  };
+
+  /** Sends pending entries one by one, in order; stops at a failure worth retrying and tries again later. */
+  kick(): void {
+    if (this.running || !this.hooks || this.retryTimer) return;
+    this.running = true;
+    void this.run().finally(() => {
+      this.running = false;
+    });
+  }
+
+  private async run() {
+    for (;;) {
+      const entry = this.entries.find((e) => e.status === 'pending');
+      if (!entry || !this.hooks) return;
+      try {
+        const message = await this.deliver(entry);
+        this.hooks?.onSent(message);
+        this.remove(entry.id);
+        this.retryMs = 1000;
+      } catch (err) {
+        const failure = err instanceof Stage ? err : new Stage('send', err);
+        if (failure.stage !== 'no-url' && transient(failure.error)) {
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            this.kick();
+          }, this.retryMs);
+          this.retryMs = Math.min(this.retryMs * 2, 30_000);
+          return;
+        }
+        const text = failureText(entry, failure);
+        this.update(entry.id, { status: 'failed', error: text });
+        this.hooks?.onFailed(entry, text);
+      }
+    }
+  }
+
+  private async deliver(entry: OutboxEntry): Promise<ChatMessage> {
+    let content = entry.text ?? entry.url;
+    if (entry.type !== 'text' && !entry.url) {
+      let url: string;
+      try {
+        url = (await chatApi.attach(entry.conversation, entry.type, entry.file!)).url;
+      } catch (err) {
+        throw new Stage('upload', err);
+      }
+      if (!url) throw new Stage('no-url', null);
+      this.update(entry.id, { url });
+      content = url;
+    }
+    try {
+      const res = await chatApi.send(entry.conversation, { id: entry.id, type: entry.type, content: content ?? '' });
+      return res.message;
+    } catch (err) {
+      throw new Stage('send', err);
+    }
+  }
+
+  private update(id: string, patch: Partial<OutboxEntry>) {
+    this.entries = this.entries.map((e) => (e.id === id ? { ...e, ...patch } : e));
+    this.changed();
+  }
+
+  private remove(id: string) {
+    const gone = this.entries.find((e) => e.id === id);
+    if (gone?.localUrl) URL.revokeObjectURL(gone.localUrl);
+    this.entries = this.entries.filter((e) => e.id !== id);
+    this.changed();
+  }
+
+  private storageKey(userId: string) {
+    return `studybuddy.outbox.${userId}`;
+  }
+
+  private restore(userId: string): OutboxEntry[] {
+    try {
+      const raw = localStorage.getItem(this.storageKey(userId));
+      return raw ? (JSON.parse(raw) as OutboxEntry[]) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private changed() {
+    if (this.userId) {
+      // Text messages (and uploaded attachments) survive a reload; files not uploaded yet cannot.
+      const keep = this.entries.filter((e) => e.type === 'text' || e.url).map(({ file: _f, localUrl: _l, ...e }) => e);
+      try {
+        if (keep.length) localStorage.setItem(this.storageKey(this.userId), JSON.stringify(keep));
+        else localStorage.removeItem(this.storageKey(this.userId));
+      } catch {
+        // Storage full or disabled: the messages still go out from memory.
+      }
+    }
+    for (const fn of this.listeners) fn();
+  }
+}
+
+/** The outbox of this tab. */
+export const outbox = new Outbox();
+
+/** This tab's unsent messages of one conversation, oldest first. */
+export function useOutbox(ref: ConversationRef): OutboxEntry[] {
+  const all = useSyncExternalStore(
+    (fn) => outbox.subscribe(fn),
+    () => outbox.snapshot(),
+  );
+  return all.filter((e) => e.conversation.kind === ref.kind && e.conversation.id === ref.id);
+}

@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { chatApi, chatKeys } from './chat-api.ts';
+
+/**
+ * Unread messages per friend and in total (spec §2 Friends badge). Kept live by the real-time channel
+ * (`unread.changed`), refetched after every reconnect and every 5 s while the socket cannot open.
+ */
+export function useUnreadCounts() {
+  return useQuery({ queryKey: chatKeys.unread, queryFn: chatApi.unread, staleTime: 60_000 });
+}
+
+/** Unread messages from one friend (0 when none). */
+export function useFriendUnread(friendId: string): number {
+  return useUnreadCounts().data?.byFriend[friendId] ?? 0;
+}
+
+/** Spec §9: the badge shows 99+ above 99. */
+export function formatUnread(count: number): string {
+  return count > LIMITS.unreadBadgeCap ? `${LIMITS.unreadBadgeCap}+` : String(count);
+}

@@ -1,0 +1,91 @@
+import { useState, type ReactNode } from 'react';
+import { ActionIcon, Alert, Center, Group, Loader, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { LogOut, UserPlus, Users } from 'lucide-react';
+import { MSG } from '@studybuddy/shared/messages';
+import { ConversationHeader } from '../chat/conversation-header.tsx';
+import { ConversationView } from '../chat/conversation-view.tsx';
+import { AddMembersModal } from './add-members-modal.tsx';
+import { groupKeys, groupsApi } from './groups-api.ts';
+import { LeaveGroupModal } from './leave-group-modal.tsx';
+import { MembersModal } from './members-modal.tsx';
+
+interface Props {
+  groupId: string;
+  me: { id: string; name: string };
+  onBack: () => void;
+  onLeft: () => void;
+}
+
+type Open = 'members' | 'add' | 'leave' | null;
+
+/** A group's chat with its Group Members, Add Members and Leave actions. */
+export function GroupChat({ groupId, me, onBack, onLeft }: Props) {
+  const detail = useQuery({
+    queryKey: groupKeys.detail(groupId),
+    queryFn: () => groupsApi.detail(groupId),
+    retry: false,
+  });
+  const [open, setOpen] = useState<Open>(null);
+
+  if (detail.error && !detail.data) {
+    return (
+      <Center h="100%" p="xl">
+        <Alert color="red" role="alert">
+          {detail.error.message}
+        </Alert>
+      </Center>
+    );
+  }
+  if (!detail.data) {
+    return (
+      <Center h="100%" role="status" aria-label={MSG.loading.loading}>
+        <Loader />
+      </Center>
+    );
+  }
+  const group = detail.data;
+  const action = (label: string, icon: ReactNode, which: Open, color?: string) => (
+    <Tooltip label={label}>
+      <ActionIcon variant="subtle" color={color ?? 'gray'} size="lg" aria-label={label} onClick={() => setOpen(which)}>
+        {icon}
+      </ActionIcon>
+    </Tooltip>
+  );
+  return (
+    <>
+      <ConversationView
+        key={group.id}
+        conversation={{ kind: 'group', id: group.id }}
+        me={me}
+        showNames
+        header={
+          <ConversationHeader
+            title={group.name}
+            subtitle={MSG.groups.memberCount(group.memberCount)}
+            onBack={onBack}
+            backLabel={MSG.groups.back}
+            actions={
+              <Group gap={4} wrap="nowrap">
+                {action(MSG.groups.members, <Users size={18} aria-hidden />, 'members')}
+                {action(MSG.groups.addMembers, <UserPlus size={18} aria-hidden />, 'add')}
+                {action(MSG.groups.leave, <LogOut size={18} aria-hidden />, 'leave', 'red')}
+              </Group>
+            }
+          />
+        }
+      />
+      <MembersModal group={group} opened={open === 'members'} onClose={() => setOpen(null)} />
+      <AddMembersModal group={group} opened={open === 'add'} onClose={() => setOpen(null)} />
+      <LeaveGroupModal
+        groupId={group.id}
+        opened={open === 'leave'}
+        onClose={() => setOpen(null)}
+        onLeft={() => {
+          setOpen(null);
+          onLeft();
+        }}
+      />
+    </>
+  );
+}

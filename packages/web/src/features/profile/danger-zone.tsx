@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { MSG } from '@studybuddy/shared/messages';
+import { ROUTES } from '@studybuddy/shared/routes';
+import { ApiRequestError } from '../../lib/api.ts';
+import { useDeleteAccount } from './profile-api.ts';
+
+/** Account deletion (beyond the spec; the Privacy Policy promises it), confirmed with the password. */
+export function DangerZone() {
+  const [opened, setOpened] = useState(false);
+  const [password, setPassword] = useState('');
+  const remove = useDeleteAccount();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+
+  const close = () => {
+    setOpened(false);
+    setPassword('');
+    remove.reset();
+  };
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      await remove.mutateAsync(password);
+      client.clear();
+      await navigate(ROUTES.login, { replace: true });
+    } catch {
+      // shown below
+    }
+  };
+  const message =
+    remove.error instanceof ApiRequestError && remove.error.status > 0 && remove.error.status < 500
+      ? remove.error.message
+      : MSG.profile.deleteFailed;
+
+  return (
+    <Paper withBorder p="lg" style={{ borderColor: 'var(--mantine-color-red-4)' }}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" c="red.8">
+          {MSG.profile.dangerZone}
+        </Title>
+        <Text size="sm">{MSG.profile.deleteAccountIntro}</Text>
+        <Button
+          color="red"
+          variant="outline"
+          leftSection={<Trash2 size={16} />}
+          onClick={() => setOpened(true)}
+          style={{ alignSelf: 'flex-start' }}
+        >
+          {MSG.profile.deleteAccount}
+        </Button>
+      </Stack>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={MSG.profile.deleteAccount}
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <Stack>
+            <Text size="sm">{MSG.profile.deleteAccountIntro}</Text>
+            <PasswordInput
+              label={MSG.profile.deletePassword}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              data-autofocus
+            />
+            {remove.isError && (
+              <Alert color="red" role="alert">
+                {message}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {MSG.profile.cancel}
+              </Button>
+              <Button type="submit" color="red" loading={remove.isPending}>
+                {MSG.profile.deleteConfirm}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </Paper>
+  );
+}

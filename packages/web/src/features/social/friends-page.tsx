@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { Box, Paper, ScrollArea, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Search } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { MSG } from '@studybuddy/shared/messages';
+import type { Friend, FriendsList } from '@studybuddy/shared/social';
+import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
+import ChatPane from '../chat/chat-pane.tsx';
+import { ChatSlot } from './chat-slot.tsx';
+import { FriendRow } from './friend-row.tsx';
+import { ProfileModal } from './profile-modal.tsx';
+import { socialApi, socialKeys } from './social-api.ts';
+import { toast } from './toast.ts';
+import { usePollInterval } from './use-poll-interval.ts';
+
+const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
+
+/** The friends screen (/ and /friends): a searchable list on the left, the chat on the right. */
+export default function FriendsPage() {
+  const client = useQueryClient();
+  const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`);
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('friend');
+  const [filter, setFilter] = useState('');
+  const [profileOf, setProfileOf] = useState<Friend | null>(null);
+
+  const refetchInterval = usePollInterval();
+  const friends = useQuery({
+    queryKey: socialKeys.friends,
+    queryFn: socialApi.friends,
+    refetchInterval,
+  });
+  const all = friends.data?.friends ?? [];
+  const shown = all.filter((f) => f.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const selected = all.find((f) => f.uid === selectedId);
+  const select = (uid: string | null) => setParams(uid ? { friend: uid } : {}, { replace: !uid });
+
+  const unfriend = useMutation({
+    mutationFn: (f: Friend) => socialApi.unfriend(f.uid),
+    onSuccess: (_d, f) => {
+      toast.success(MSG.friends.unfriended(firstName(f.name)));
+      client.setQueryData<FriendsList>(socialKeys.friends, (d) =>
+        d ? { friends: d.friends.filter((x) => x.uid !== f.uid) } : d,
+      );
+      if (selectedId === f.uid) select(null);
+      void client.invalidateQueries({ queryKey: socialKeys.matches });
+    },
+    onError: () => toast.error(MSG.friends.removeFailed),
+    onSettled: () => client.invalidateQueries({ queryKey: socialKeys.friends }),
+  });
+
+  const showList = !isMobile || !selected;
+  const showChat = !isMobile || !!selected;
+  const height = 'calc(100dvh - var(--app-shell-header-offset, 0rem) - 2 * var(--mantine-spacing-md))';
+
+  return (
+    <Box display="flex" h={height} mih={420} style={{ gap: 'var(--mantine-spacing-md)' }}>
+      {showList && (
+        <Paper
+          withBorder
+          radius="lg"
+          p="sm"
+          w={isMobile ? '100%' : 320}
+          style={{ display: 'flex', flexDirection: 'column', flexShrink: 0 }}
+        >
+          <Title order={1} size="h3" px="xs" pb="sm">
+            {MSG.friends.title}
+          </Title>
+          <TextInput
+            label={MSG.friends.search}
+            placeholder="Type a name"
+            leftSection={<Search size={16} aria-hidden />}
+            value={filter}
+            onChange={(e) => setFilter(e.currentTarget.value)}
+            mb="sm"
+            px="xs"
+          />
+          <ScrollArea style={{ flex: 1 }} type="auto">
+            <LoadingWrapper loading={friends.isPending} error={friends.error} message={MSG.loading.loading}>
+              {shown.length ? (
+                <Stack gap={2} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={MSG.friends.title}>
+                  {shown.map((f) => (
+                    <FriendRow
+                      key={f.uid}
+                      friend={f}
+                      active={f.uid === selectedId}
+                      onSelect={() => select(f.uid)}
+                      onViewProfile={() => setProfileOf(f)}
+                      onUnfriend={() => unfriend.mutate(f)}
+                    />
+                  ))}
+                </Stack>
+              ) : (
+                <Text size="sm" c="dimmed" px="xs">
+                  {all.length ? MSG.friends.noMatch : MSG.friends.empty}
+                </Text>
+              )}
+            </LoadingWrapper>
+          </ScrollArea>
+        </Paper>
+      )}
+      {showChat && (
+        <Paper withBorder radius="lg" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+          <Box style={{ flex: 1, minHeight: 0 }}>
+            {selected ? (
+              <ChatPane key={selected.uid} friendId={selected.uid} onBack={isMobile ? () => select(null) : undefined} />
+            ) : (
+              <ChatSlot />
+            )}
+          </Box>
+        </Paper>
+      )}
+      <ProfileModal uid={profileOf?.uid ?? null} onClose={() => setProfileOf(null)} />
+    </Box>
+  );
+}

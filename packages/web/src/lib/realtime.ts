@@ -1,0 +1,308 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { LIMITS } from '@studybuddy/shared/limits';
+import {
+  REALTIME_TIMING,
+  WS_PATH,
+  type ClientFrame,
+  type RealtimeEvent,
+  type RealtimeEventType,
+  type ServerFrame,
+  type SinceResult,
+} from '@studybuddy/shared/realtime';
+import { api } from './api.ts';
+
+/**
+ * The real-time channel of the web app (DESIGN.md "Real-time"): one WebSocket per tab, typed events,
+ * exponential back-off reconnect, a resync from the last seen message cursor after every reconnect, and
+ * polling every 5 s (spec §7, §9) while the socket cannot open.
+ *
+ * Features listen with `useRealtimeEvent(type, fn)`; what they should refetch after a gap they register with
+ * `onResync(fn)`. Events of other features are applied to the TanStack Query cache here (see applyCommon).
+ */
+
+export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'polling';
+
+type Handler<K extends RealtimeEventType> = (event: Extract<RealtimeEvent, { type: K }>) => void;
+type AnyHandler = (event: RealtimeEvent) => void;
+
+class RealtimeClient {
+  private ws: WebSocket | null = null;
+  private users = 0;
+  private statusValue: RealtimeStatus = 'idle';
+  private cursor: number | null = null;
+  private attempt = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private pollTimer: ReturnType<typeof setInterval> | undefined;
+  private watchdog: ReturnType<typeof setInterval> | undefined;
+  private lastFrameAt = 0;
+  private readonly handlers = new Map<RealtimeEventType, Set<AnyHandler>>();
+  private readonly statusListeners = new Set<() => void>();
+  private readonly resyncListeners = new Set<(full: boolean) => void>();
+  private readonly topics = new Map<string, number>();
+
+  get status(): RealtimeStatus {
+    return this.statusValue;
+  }
+
+  /** Keeps the channel open while at least one caller holds it; returns the release function. */
+  acquire(): () => void {
+    this.users += 1;
+    if (this.users === 1) this.start();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.users -= 1;
+      if (this.users === 0) this.stop();
+    };
+  }
+
+  on<K extends RealtimeEventType>(type: K, handler: Handler<K>): () => void {
+    let set = this.handlers.get(type);
+    if (!set) this.handlers.set(type, (set = new Set()));
+    set.add(handler as AnyHandler);
+    return () => void set.delete(handler as AnyHandler);
+  }
+
+  /** Called after a reconnect resync (`full` when too much was missed to replay) and on each poll. */
+  onResync(fn: (full: boolean) => void): () => void {
+    this.resyncListeners.add(fn);
+    return () => void this.resyncListeners.delete(fn);
+  }
+
+  onStatus(fn: () => void): () => void {
+    this.statusListeners.add(fn);
+    return () => void this.statusListeners.delete(fn);
+  }
+
+  /** Listens to a non-user topic (a conversation) while held; re-subscribed after every reconnect. */
+  subscribe(topic: string): () => void {
+    this.topics.set(topic, (this.topics.get(topic) ?? 0) + 1);
+    if (this.topics.get(topic) === 1) this.send({ op: 'subscribe', topic });
+    return () => {
+      const n = (this.topics.get(topic) ?? 1) - 1;
+      if (n > 0) return void this.topics.set(topic, n);
+      this.topics.delete(topic);
+      this.send({ op: 'unsubscribe', topic });
+    };
+  }
+
+  /** Writes a frame when the socket is open; false otherwise. */
+  send(frame: ClientFrame): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Reconnects at once (the browser came back online). */
+  retryNow(): void {
+    if (!this.users || this.statusValue === 'open' || this.statusValue === 'connecting') return;
+    this.attempt = 0;
+    clearTimeout(this.reconnectTimer);
+    this.connect();
+  }
+
+  private setStatus(status: RealtimeStatus) {
+    if (this.statusValue === status) return;
+    this.statusValue = status;
+    for (const fn of this.statusListeners) fn();
+  }
+
+  private start() {
+    window.addEventListener('online', this.onOnline);
+    this.watchdog = setInterval(() => {
+      // Nothing heard for 2.5 ping intervals: the connection is dead even if the browser does not know yet.
+      if (this.ws?.readyState === WebSocket.OPEN && Date.now() - this.lastFrameAt > REALTIME_TIMING.pingMs * 2.5) {
+        this.ws.close();
+      }
+    }, 5_000);
+    this.connect();
+  }
+
+  private stop() {
+    window.removeEventListener('online', this.onOnline);
+    clearInterval(this.watchdog);
+    clearTimeout(this.reconnectTimer);
+    this.stopPolling();
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    this.cursor = null;
+    this.setStatus('idle');
+  }
+
+  private readonly onOnline = () => this.retryNow();
+
+  private connect() {
+    if (!this.users) return;
+    // A reconnect names the last seen cursor: the server sends what was missed before anything live.
+    const query = this.cursor === null ? '' : `?cursor=${this.cursor}`;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WS_PATH}${query}`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    if (this.statusValue !== 'polling') this.setStatus('connecting');
+    ws.onopen = () => {
+      this.lastFrameAt = Date.now();
+      this.attempt = 0;
+      this.stopPolling();
+      this.setStatus('open');
+      for (const topic of this.topics.keys()) this.send({ op: 'subscribe', topic });
+    };
+    ws.onmessage = (e) => {
+      this.lastFrameAt = Date.now();
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(String(e.data)) as ServerFrame;
+      } catch {
+        return;
+      }
+      this.onFrame(frame);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!this.users) return;
+      // The socket cannot open (or just dropped): poll every 5 s until it is back.
+      this.startPolling();
+      this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect() {
+    const base = Math.min(REALTIME_TIMING.backoffStartMs * 2 ** this.attempt, REALTIME_TIMING.backoffMaxMs);
+    this.attempt += 1;
+    const delay = base / 2 + Math.random() * (base / 2);
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private onFrame(frame: ServerFrame) {
+    switch (frame.type) {
+      case 'hello':
+        // First connection: live from here on; what was fetched before the socket opened is refetched.
+        if (this.cursor === null) {
+          this.cursor = frame.cursor;
+          this.resynced(true);
+        }
+        return;
+      case 'event':
+        this.dispatch(frame.event);
+        return;
+      case 'resync.done':
+        this.cursor = Math.max(this.cursor ?? 0, frame.cursor);
+        this.resynced(frame.truncated);
+        return;
+      case 'resync.required':
+        if (this.cursor !== null) this.send({ op: 'resync', cursor: this.cursor });
+        return;
+      case 'ping':
+        this.send({ op: 'pong' });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private dispatch(event: RealtimeEvent) {
+    if (event.type === 'message.created') this.cursor = Math.max(this.cursor ?? 0, event.message.cursor);
+    for (const fn of this.handlers.get(event.type) ?? []) {
+      try {
+        fn(event);
+      } catch (err) {
+        console.error('realtime handler failed', err);
+      }
+    }
+  }
+
+  private resynced(full: boolean) {
+    for (const fn of this.resyncListeners) fn(full);
+  }
+
+  private startPolling() {
+    this.setStatus('polling');
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(() => void this.poll(), LIMITS.unreadPollMs);
+  }
+
+  private stopPolling() {
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  /** One round of the polling fallback: the missed messages after the cursor, then a refetch of counts. */
+  private async poll() {
+    try {
+      const since = this.cursor === null ? '' : `?cursor=${this.cursor}`;
+      const result = await api<SinceResult>(`/api/realtime/since${since}`);
+      if (this.cursor !== null) for (const event of result.events) this.dispatch(event);
+      this.cursor = Math.max(this.cursor ?? 0, result.cursor);
+      this.resynced(result.truncated);
+    } catch {
+      // Offline as well: try again next round.
+    }
+  }
+}
+
+/** The one channel of this tab. */
+export const realtime = new RealtimeClient();
+
+/** Other features' keys refreshed by their events (they refetch only when on screen). */
+function applyCommon(client: QueryClient, ownId: () => string | undefined) {
+  const offs = [
+    realtime.on('friendRequest.changed', () => void client.invalidateQueries({ queryKey: ['social'] })),
+    realtime.on('profile.changed', (e) => {
+      if (e.userId === ownId()) {
+        void client.invalidateQueries({ queryKey: ['session'] });
+        void client.invalidateQueries({ queryKey: ['profile'] });
+      } else {
+        void client.invalidateQueries({ queryKey: ['social'] });
+      }
+    }),
+    realtime.on('document.changed', () => void client.invalidateQueries({ queryKey: ['documents'] })),
+    realtime.onResync(() => {
+      void client.invalidateQueries({ queryKey: ['social', 'requests'] });
+      void client.invalidateQueries({ queryKey: ['social', 'friends'] });
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+/** Opens the channel while mounted and applies the shared events to the query cache. */
+export function useRealtimeConnection(ownId: string | undefined): void {
+  const client = useQueryClient();
+  const idRef = useRef(ownId);
+  useEffect(() => {
+    idRef.current = ownId;
+  }, [ownId]);
+  useEffect(() => {
+    if (!ownId) return;
+    const release = realtime.acquire();
+    const off = applyCommon(client, () => idRef.current);
+    return () => {
+      off();
+      release();
+    };
+  }, [client, ownId]);
+}
+
+export function useRealtimeStatus(): RealtimeStatus {
+  return useSyncExternalStore(
+    (fn) => realtime.onStatus(fn),
+    () => realtime.status,
+  );
+}
+
+/** Calls `handler` for every event of this type while mounted (the latest handler is always used). */
+export function useRealtimeEvent<K extends RealtimeEventType>(type: K, handler: Handler<K>): void {
+  const ref = useRef(handler);
+  useEffect(() => {
+    ref.current = handler;
+  });
+  useEffect(() => realtime.on(type, (e) => ref.current(e)), [type]);
+}
+
+/** Listens to a topic (e.g. the open conversation) while mounted. */
+export function useRealtimeTopic(topic: string | null): void {
+  useEffect(() => (topic ? realtime.subscribe(topic) : undefined), [topic]);
+}
