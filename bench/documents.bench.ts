@@ -98,7 +98,12 @@ async function serverFigures(scan: Buffer, bigText: Buffer) {
   };
   const seeded = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'packages/server/src/cli/seed.ts', JSON.stringify([{ email: 'bench@g.ucla.edu', courses: ['BIO'] }])],
+    [
+      '--import',
+      'tsx',
+      'packages/server/src/cli/seed.ts',
+      JSON.stringify([{ email: 'bench@g.ucla.edu', courses: ['BIO'] }]),
+    ],
     { cwd: root, env, encoding: 'utf8' },
   );
   if (seeded.status !== 0) throw new Error(seeded.stderr);
@@ -109,7 +114,10 @@ async function serverFigures(scan: Buffer, bigText: Buffer) {
   });
   try {
     for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (i > 600) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 100));
@@ -175,7 +183,11 @@ async function serverFigures(scan: Buffer, bigText: Buffer) {
 }
 
 async function main() {
-  console.log(`documents bench: ${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `documents bench: ${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const work = await mkdtemp(path.join(tmpdir(), 'sb-bench-ocr-'));
   const textPages = Array.from({ length: 100 }, (_, p) => Array.from({ length: 6 }, (_, i) => paragraph(p * 6 + i)));
   const bigText = await textPdf(textPages);
@@ -195,7 +207,9 @@ async function main() {
     console.log(
       `  text-layer PDF: ${text.pages} pages in ${ms(text.ms)} = ${((text.pages / text.ms) * 1000).toFixed(0)} pages/s (${(text.ms / text.pages).toFixed(1)} ms/page)`,
     );
-    console.log(`  scanned PDF (render 300 dpi + OCR): ${scanned.ocrPages} pages in ${sec(scanned.ms)} = ${sec(scanned.ms / scanned.ocrPages)}/page`);
+    console.log(
+      `  scanned PDF (render 300 dpi + OCR): ${scanned.ocrPages} pages in ${sec(scanned.ms)} = ${sec(scanned.ms / scanned.ocrPages)}/page`,
+    );
     console.log(`  images (OCR): 20 in ${sec(imagesMs)} = ${sec(imagesMs / 20)}/image`);
 
     if (hasNativeTesseract()) {
@@ -231,7 +245,9 @@ async function main() {
 
   const s = await serverFigures(scan, bigText);
   console.log('\nReal server (separate process, PGlite), GET /api/health every 20 ms');
-  console.log(`  idle:        p50 ${ms(pct(s.idle, 50))}, p99 ${ms(pct(s.idle, 99))}, max ${ms(Math.max(...s.idle))} (${s.idle.length} requests)`);
+  console.log(
+    `  idle:        p50 ${ms(pct(s.idle, 50))}, p99 ${ms(pct(s.idle, 99))}, max ${ms(Math.max(...s.idle))} (${s.idle.length} requests)`,
+  );
   console.log(
     `  during OCR:  p50 ${ms(pct(s.during, 50))}, p99 ${ms(pct(s.during, 99))}, max ${ms(Math.max(...s.during))} (${s.during.length} requests)`,
   );

@@ -8,7 +8,8 @@
 // Prints p50/p95/p99 latency, delivered messages per second, lost and duplicated deliveries, server CPU and RSS.
 //   node --import tsx bench/chat/chat.bench.ts
 // Env: BENCH_SECONDS (60), BENCH_USERS (1000), BENCH_RATE (500; PGlite: BENCH_RATE_PGLITE, 200),
-//      BENCH_RUNS (echo,pglite,pg,pg2), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres).
+//      BENCH_RUNS (echo,pglite,pg,pg2), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
+//      BENCH_SERVER_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -271,7 +272,8 @@ async function runServer(name: string, rate: number, env: Record<string, string>
     for (let k = 0; k < instances; k++) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const { child, logs } = spawnLogged(['--import', 'tsx', 'packages/server/src/main.ts'], {
+      const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      const { child, logs } = spawnLogged([...nodeArgs, '--import', 'tsx', 'packages/server/src/main.ts'], {
         ...baseEnv,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -22,10 +22,18 @@ async function waitFor(url: string, deadline: number): Promise<Response> {
 describe('npm start', () => {
   it('serves the SPA and a healthy API on the embedded defaults, with demo log-ins for npm run demo', async () => {
     const port = await freePort();
+    const canvasPort = await freePort();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-start-'));
     const child = spawn('npm', ['run', 'demo', '--silent'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DEMO_CANVAS_PORT: String(canvasPort),
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -41,6 +49,10 @@ describe('npm start', () => {
       expect(await page.text()).toContain('<div id="root"></div>');
       await expect.poll(() => output, { timeout: 10_000 }).toContain('ada@g.ucla.edu');
       expect(output).toContain(`http://localhost:${port}`);
+      const courses = await fetch(`http://127.0.0.1:${canvasPort}/api/v1/courses`, {
+        headers: { Authorization: `Bearer ${output.match(/token for "Connect Canvas": (\S+)/)![1]}` },
+      });
+      expect(courses.status).toBe(200);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
       await new Promise((r) => child.once('exit', r));

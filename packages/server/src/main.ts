@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { startDemoCanvas } from './demo/demo-canvas.ts';
 import { seedDemo } from './demo/demo-seed.ts';
 
 async function main() {
@@ -13,10 +14,13 @@ async function main() {
     }
     throw err;
   }
+  const canvas = config.demo ? await startDemoCanvas(config) : undefined;
   const app = await buildApp(config);
   if (config.demo) await seedDemo(app.ctx.db, app.log);
+  if (canvas) console.log(`  Demo Canvas at ${canvas.url}; token for "Connect Canvas": ${canvas.token}\n`);
   const close = async () => {
     await app.close();
+    await canvas?.close();
     process.exit(0);
   };
   process.once('SIGINT', close);

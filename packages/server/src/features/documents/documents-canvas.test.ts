@@ -159,7 +159,11 @@ describe('a Canvas file the token may not download', () => {
   it('fails with the access-denied guidance and flag', async () => {
     const list = await t.app.inject({ url: '/api/courses/seed-0/documents', headers: { cookie: ada.cookie } });
     const doc = list.json<CourseDocumentsResponse>().documents[0]!;
-    expect(doc).toMatchObject({ name: 'Locked reading.pdf', moduleName: 'Week 1', createdAt: '2025-09-01T10:00:00.000Z' });
+    expect(doc).toMatchObject({
+      name: 'Locked reading.pdf',
+      moduleName: 'Week 1',
+      createdAt: '2025-09-01T10:00:00.000Z',
+    });
     const summary = await t.app.inject({
       method: 'POST',
       url: '/api/summarize-document',

@@ -29,6 +29,16 @@ export async function findOwnDocument(db: Db, userId: string, id: string): Promi
   return row;
 }
 
+/** A Canvas document by the download address the list showed (§7 calls 5 and 7 send document_url). */
+export async function findOwnByCanvasUrl(db: Db, userId: string, url: string): Promise<DocumentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(courseDocuments)
+    .where(and(eq(courseDocuments.userId, userId), eq(courseDocuments.canvasUrl, url)))
+    .limit(1);
+  return row;
+}
+
 export async function listCourseDocuments(db: Db, userId: string, courseId: string): Promise<DocumentRow[]> {
   return db
     .select()

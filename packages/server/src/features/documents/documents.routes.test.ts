@@ -228,4 +228,21 @@ describe('course documents API', () => {
     });
     expect(garbage.statusCode).toBe(404);
   });
+
+  it('account deletion removes the user\u2019s documents, their questions and their files', async () => {
+    const cy = await createUser(t.app, { courses: ['BIO 101'] });
+    const { document } = await uploadOk(t.app, cy, Buffer.from('Ribosomes build proteins.'), 'r.txt');
+    await waitFor(t.app, cy, document.id);
+    await ask(t.app, cy, document.id, 'What do ribosomes build?');
+    expect(await t.app.ctx.storage.list(`documents/${cy.id}`)).toHaveLength(1);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: { cookie: cy.cookie },
+      payload: { password: 'password123' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await t.app.ctx.storage.list(`documents/${cy.id}`)).toEqual([]);
+    expect(await t.app.ctx.db.select().from(courseDocuments).where(eq(courseDocuments.userId, cy.id))).toEqual([]);
+  });
 });

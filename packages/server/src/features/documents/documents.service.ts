@@ -78,6 +78,8 @@ export function createDocumentsService(deps: {
     if (ref.document_id) return ownDocument(userId, ref.document_id);
     const match = /\/api\/documents\/([0-9a-f-]{36})\/file/i.exec(ref.document_url ?? '');
     if (match) return ownDocument(userId, match[1]!);
+    const byCanvasUrl = ref.document_url ? await repo.findOwnByCanvasUrl(ctx.db, userId, ref.document_url) : undefined;
+    if (byCanvasUrl) return byCanvasUrl;
     throw notFound();
   }
 

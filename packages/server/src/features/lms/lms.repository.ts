@@ -2,9 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import type { Db } from '../../db/connect.ts';
 import { courseworkCache, lmsRefreshCounts, profiles, type CourseRef } from '../../db/schema.ts';
-// The profile's normalised course rows must follow profiles.courses; profile.service.ts does not export this yet.
-// eslint-disable-next-line no-restricted-imports
-import { replaceProfileCourses } from '../profile/profile-courses.repository.ts';
+import { replaceProfileCourses } from '../profile/profile.service.ts';
 
 export interface StoredCanvas {
   email: string;

@@ -8,6 +8,9 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { registerUploadTarget, userFolder } from '../files/files.service.ts';
 import { courseKey, replaceProfileCourses } from './profile-courses.repository.ts';
+
+/** Other features that change a profile's courses (Canvas import) keep the normalised rows in step with this. */
+export { replaceProfileCourses };
 import { findFriendIds, findProfile, updateProfile, type ProfileRow } from './profile.repository.ts';
 
 /** The signed-in user's own profile as the web app sees it (also used by GET /api/auth/session). */

@@ -6,7 +6,10 @@ export const MAX_PAYLOAD_BYTES = 7500;
 const CHUNK_CHARS = 7000;
 
 /** What travels in one NOTIFY: a batch of envelopes, or one piece of an envelope too large for a payload. */
-type Wire = { o: string; b: Envelope[] } | { o: string; c: { id: string; i: number; n: number; d: string } };
+type Wire = { b: Envelope[] } | { c: { id: string; i: number; n: number; d: string } };
+
+/** `<origin>|<json>`: the origin first, so an instance skips its own payloads without parsing them. */
+const frame = (origin: string, wire: string) => `${origin}|${wire}`;
 
 /**
  * Packs queued envelopes into NOTIFY payloads: as many whole envelopes per payload as fit, and an envelope that
@@ -15,21 +18,21 @@ type Wire = { o: string; b: Envelope[] } | { o: string; c: { id: string; i: numb
 export function nextPayloads(origin: string, queue: Envelope[]): string[] {
   const first = queue[0];
   if (!first) return [];
-  const single = JSON.stringify({ o: origin, b: [first] } satisfies Wire);
+  const single = frame(origin, JSON.stringify({ b: [first] } satisfies Wire));
   if (Buffer.byteLength(single) > MAX_PAYLOAD_BYTES) {
     queue.shift();
     const data = Buffer.from(JSON.stringify(first)).toString('base64');
     const n = Math.ceil(data.length / CHUNK_CHARS);
     const id = randomUUID();
     return Array.from({ length: n }, (_, i) =>
-      JSON.stringify({
-        o: origin,
-        c: { id, i, n, d: data.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS) },
-      } satisfies Wire),
+      frame(
+        origin,
+        JSON.stringify({ c: { id, i, n, d: data.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS) } } satisfies Wire),
+      ),
     );
   }
-  // Built by hand so each envelope is serialised once: {"o":origin,"b":[e1,e2,...]}
-  const head = `{"o":${JSON.stringify(origin)},"b":[`;
+  // Built by hand so each envelope is serialised once: origin|{"b":[e1,e2,...]}
+  const head = `${origin}|{"b":[`;
   const parts: string[] = [];
   let bytes = Buffer.byteLength(head) + 2;
   while (queue.length) {
@@ -54,8 +57,9 @@ export class PayloadDecoder {
 
   /** Envelopes completed by this payload (none for this instance's own payloads). */
   decode(payload: string, now = Date.now()): Envelope[] {
-    const wire = JSON.parse(payload) as Wire;
-    if (wire.o === this.origin) return [];
+    const bar = payload.indexOf('|');
+    if (bar < 0 || payload.slice(0, bar) === this.origin) return [];
+    const wire = JSON.parse(payload.slice(bar + 1)) as Wire;
     if ('b' in wire) return wire.b;
     const { id, i, n, d } = wire.c;
     this.expire(now);

@@ -119,7 +119,7 @@ export function ProfileForm({ profile, onDone }: Props) {
           }
           onRemove={(url) => setForm((f) => ({ ...f, additionalImages: f.additionalImages.filter((u) => u !== url) }))}
         />
-        <LmsSection />
+        <LmsSection onImported={(courses) => set('courses', courses)} />
         {error && (
           <Alert color="red" role="alert">
             {error}
