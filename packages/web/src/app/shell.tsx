@@ -20,7 +20,9 @@ const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
 
 export function Shell({ profile }: { profile: OwnProfile }) {
   const [opened, { toggle, close }] = useDisclosure(false);
-  const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`);
+  const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`, false, {
+    getInitialValueInEffect: false,
+  });
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -37,11 +39,11 @@ export function Shell({ profile }: { profile: OwnProfile }) {
 
   return (
     <AppShell
-      header={{ height: 56, collapsed: false }}
+      header={{ height: 56, collapsed: !isMobile }}
       navbar={{ width: LIMITS.sidebarWidthPx, breakpoint: BREAKPOINT, collapsed: { mobile: !opened } }}
       padding="md"
     >
-      <AppShell.Header hiddenFrom={BREAKPOINT} px="md">
+      <AppShell.Header px="md" hidden={!isMobile}>
         <Group h="100%" gap="sm">
           <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" />
           <Text fw={700}>StudyBuddy</Text>
@@ -49,9 +51,11 @@ export function Shell({ profile }: { profile: OwnProfile }) {
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main navigation" inert={isMobile && !opened}>
         <AppShell.Section>
-          <Text fw={800} size="xl" c="indigo" px="sm" py="xs" visibleFrom={BREAKPOINT}>
-            StudyBuddy
-          </Text>
+          {!isMobile && (
+            <Text fw={800} size="xl" c="indigo" px="sm" py="xs">
+              StudyBuddy
+            </Text>
+          )}
         </AppShell.Section>
         <AppShell.Section grow mt="sm">
           <Stack gap={4}>
