@@ -171,7 +171,11 @@ async function main() {
         `${label}: p50 ${pct(samples, 0.5).toFixed(1)} ms, p95 ${pct(samples, 0.95).toFixed(1)} ms (${RUNS} requests)`,
       );
     };
-    console.log(`load average: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} CPUs`);
+    console.log(
+      `load average: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} on ${cpus().length} CPUs`,
+    );
     // The floor under the current machine load: an authenticated request doing one indexed count.
     await measure('baseline (notification badge)', () => '/api/social/notifications/badge');
     await measure('suggestions, first page (10)', () => '/api/social/matches?limit=10');

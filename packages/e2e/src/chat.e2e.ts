@@ -187,11 +187,91 @@ describe('one-to-one chat in Chromium (two students)', () => {
     expect(await log(ben).getByText('Written on the train').count()).toBe(1);
   });
 
+  it('falls back to polling every 5 s when the socket cannot open', async () => {
+    // Ben's other tab leaves the chat (while it shows it, everything that arrives is read at once).
+    await ben.goto(`${server.url}/notifications`);
+    const cut = await newPage(browser);
+    await cut.routeWebSocket(/\/api\/ws/, (ws) => ws.close());
+    await logIn(cut, server.url, BEN);
+    await cut.goto(chatWith(ADA));
+    await composer(cut).waitFor();
+    await log(cut).waitFor();
+    await ada.goto(chatWith(BEN));
+    await composer(ada).fill('Polling still delivers');
+    await ada.keyboard.press('Enter');
+    const started = Date.now();
+    await log(cut).getByText('Polling still delivers').waitFor({ timeout: 15_000 });
+    expect(Date.now() - started).toBeLessThan(12_000);
+
+    // Away from the chat, the badge follows by polling too.
+    await cut.goto(`${server.url}/groups`);
+    await cut.getByText(MSG.groups.select).waitFor();
+    // Everything so far was read while the chat was open.
+    await cut.waitForTimeout(1000);
+    expect(await friendsBadge(cut).count()).toBe(0);
+    await composer(ada).fill('One more');
+    await ada.keyboard.press('Enter');
+    await friendsBadge(cut).and(cut.locator('[data-count="1"]')).waitFor({ timeout: 15_000 });
+    await cut.close();
+  });
+
+  it('pages older history in when scrolled to the top, newest at the bottom', async () => {
+    const chatId = [server.userIds[ADA]!, server.userIds[BEN]!].sort().join('_');
+    await ada.evaluate(async (chatId) => {
+      for (let i = 1; i <= 40; i++) {
+        await fetch(`/api/chats/${chatId}/messages`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ id: crypto.randomUUID(), type: 'text', content: `history ${i}` }),
+        });
+      }
+    }, chatId);
+    await ben.goto(chatWith(ADA));
+    await log(ben).getByText('history 40', { exact: true }).waitFor();
+    // The newest message is in view at the bottom; the oldest ones are not loaded yet.
+    expect(await log(ben).getByText('history 40', { exact: true }).isVisible()).toBe(true);
+    expect(await log(ben).getByText('history 1', { exact: true }).count()).toBe(0);
+    for (let i = 0; i < 10 && !(await log(ben).getByText('history 1', { exact: true }).count()); i++) {
+      await log(ben).evaluate((el) => el.scrollTo({ top: 0 }));
+      await ben.waitForTimeout(300);
+    }
+    await log(ben).getByText('history 1', { exact: true }).waitFor();
+    const texts = await bubbles(ben).allInnerTexts();
+    const order = [1, 2, 39, 40].map((n) => texts.findIndex((t) => t.startsWith(`history ${n}\n`)));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('shows the spec texts when recording or a voice upload fails, and sends on retry', async () => {
+    const denied = await newPage(browser);
+    await denied.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    await logIn(denied, server.url, BEN);
+    await denied.goto(chatWith(ADA));
+    await denied.getByRole('button', { name: MSG.chat.record }).click();
+    await denied.locator('.mantine-Notification-root', { hasText: MSG.chat.micFailed }).waitFor();
+    await denied.close();
+
+    await ada.goto(chatWith(BEN));
+    await ada.route('**/attachments?kind=voice', (route) =>
+      route.fulfill({ status: 400, json: { error: { code: 'bad_request', message: 'refused' } } }),
+    );
+    await ada.getByRole('button', { name: MSG.chat.record }).click();
+    await ada.getByText(MSG.chat.recording(1)).waitFor();
+    await ada.getByRole('button', { name: MSG.chat.stopAndSend }).click();
+    await ada.locator('.mantine-Notification-root', { hasText: MSG.chat.voiceUploadFailed }).waitFor();
+    const failed = bubbles(ada).last();
+    await failed.and(ada.locator('[data-state="failed"]')).waitFor();
+    await ada.unroute('**/attachments?kind=voice');
+    await failed.getByRole('button', { name: MSG.chat.retry }).click();
+    await expect.poll(() => bubbles(ada).last().getAttribute('data-state'), { timeout: 15_000 }).toBe('sent');
+  });
+
   it('at 375 px the chat has a back button to the friends list', async () => {
     const phone = await newPage(browser, { viewport: { width: 375, height: 740 } });
     await logIn(phone, server.url, BEN);
     await phone.goto(chatWith(ADA));
-    await log(phone).getByText('Hi Ben!').waitFor();
+    await log(phone).getByText('history 40', { exact: true }).waitFor();
     await expectAccessible(phone);
     await phone.getByRole('button', { name: MSG.friends.back }).click();
     await phone.getByTestId('friend-row').filter({ hasText: 'Ada Lovelace' }).waitFor();

@@ -14,7 +14,6 @@ const DEE = 'dee.social@g.ucla.edu';
 const TAM = 'tam.social@andrew.cmu.edu';
 const COURSES = ['CS 31', 'Math 32A', 'Physics 1A'];
 
-
 describe('match finder, friend requests, notifications and friends in Chromium (two students)', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -23,7 +22,7 @@ describe('match finder, friend requests, notifications and friends in Chromium (
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([
-      startServer(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}, [
+      startServer({}, [
         { email: ADA, name: 'Ada Lovelace', major: 'Computer Science', year: 'Junior', courses: COURSES },
         // Ben shares three courses with Ada; Cal shares one (same major and year): Ben ranks first.
         { email: BEN, name: 'Ben Carter', major: 'Physics', year: 'Senior', courses: COURSES },
@@ -232,10 +231,7 @@ describe('match finder photo carousel in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
-      launchBrowser(),
-    ]);
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -35,6 +35,8 @@ class RealtimeClient {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private watchdog: ReturnType<typeof setInterval> | undefined;
+  private stopTimer: ReturnType<typeof setTimeout> | undefined;
+  private userId: string | null = null;
   private lastFrameAt = 0;
   private readonly handlers = new Map<RealtimeEventType, Set<AnyHandler>>();
   private readonly statusListeners = new Set<() => void>();
@@ -45,16 +47,31 @@ class RealtimeClient {
     return this.statusValue;
   }
 
-  /** Keeps the channel open while at least one caller holds it; returns the release function. */
-  acquire(): () => void {
+  /** Keeps the channel of this user open while at least one caller holds it; returns the release function. */
+  acquire(userId: string): () => void {
     this.users += 1;
-    if (this.users === 1) this.start();
+    if (this.users === 1) {
+      const pending = this.stopTimer;
+      this.stopTimer = undefined;
+      clearTimeout(pending);
+      // Released and taken again at once by the same user (a remount): keep the open socket.
+      if (pending && this.userId !== userId) this.stop();
+      if (!pending || this.userId !== userId) {
+        this.userId = userId;
+        this.start();
+      }
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.users -= 1;
-      if (this.users === 0) this.stop();
+      if (this.users === 0) {
+        this.stopTimer = setTimeout(() => {
+          this.stopTimer = undefined;
+          this.stop();
+        }, 1000);
+      }
     };
   }
 
@@ -139,17 +156,19 @@ class RealtimeClient {
     // A reconnect names the last seen cursor: the server sends what was missed before anything live.
     const query = this.cursor === null ? '' : `?cursor=${this.cursor}`;
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WS_PATH}${query}`;
+    const previous = this.ws;
+    this.ws = null;
+    previous?.close();
     const ws = new WebSocket(url);
     this.ws = ws;
     if (this.statusValue !== 'polling') this.setStatus('connecting');
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       this.lastFrameAt = Date.now();
-      this.attempt = 0;
-      this.stopPolling();
-      this.setStatus('open');
       for (const topic of this.topics.keys()) this.send({ op: 'subscribe', topic });
     };
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
       this.lastFrameAt = Date.now();
       let frame: ServerFrame;
       try {
@@ -180,6 +199,11 @@ class RealtimeClient {
   private onFrame(frame: ServerFrame) {
     switch (frame.type) {
       case 'hello':
+        // The server answered: the channel works (a socket that opens and drops at once keeps the back-off
+        // growing and the polling going).
+        this.attempt = 0;
+        this.stopPolling();
+        this.setStatus('open');
         // First connection: live from here on; what was fetched before the socket opened is refetched.
         if (this.cursor === null) {
           this.cursor = frame.cursor;
@@ -233,11 +257,12 @@ class RealtimeClient {
   /** One round of the polling fallback: the missed messages after the cursor, then a refetch of counts. */
   private async poll() {
     try {
-      const since = this.cursor === null ? '' : `?cursor=${this.cursor}`;
-      const result = await api<SinceResult>(`/api/realtime/since${since}`);
-      if (this.cursor !== null) for (const event of result.events) this.dispatch(event);
+      const first = this.cursor === null;
+      const result = await api<SinceResult>(`/api/realtime/since${first ? '' : `?cursor=${this.cursor}`}`);
+      if (!first) for (const event of result.events) this.dispatch(event);
       this.cursor = Math.max(this.cursor ?? 0, result.cursor);
-      this.resynced(result.truncated);
+      // The first round only learns where to start: what was fetched before is refetched.
+      this.resynced(first || result.truncated);
     } catch {
       // Offline as well: try again next round.
     }
@@ -277,7 +302,7 @@ export function useRealtimeConnection(ownId: string | undefined): void {
   }, [ownId]);
   useEffect(() => {
     if (!ownId) return;
-    const release = realtime.acquire();
+    const release = realtime.acquire(ownId);
     const off = applyCommon(client, () => idRef.current);
     return () => {
       off();

@@ -41,11 +41,6 @@ export async function isGroupMember(db: Db, groupId: string, userId: string): Pr
   return rows.length > 0;
 }
 
-export async function groupMemberIds(db: Db, groupId: string): Promise<string[]> {
-  const rows = await db.select({ id: groupMembers.userId }).from(groupMembers).where(eq(groupMembers.groupId, groupId));
-  return rows.map((r) => r.id);
-}
-
 export async function profileName(db: Db, userId: string): Promise<string> {
   const [row] = await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.userId, userId)).limit(1);
   return row?.name.trim() ?? '';

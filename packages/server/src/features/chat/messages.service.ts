@@ -22,8 +22,6 @@ import * as repo from './conversation.repository.ts';
 
 export interface Access {
   ref: ConversationRef;
-  /** Everyone who receives the conversation's events. */
-  memberIds: string[];
   /** The friend, in a one-to-one chat. */
   peerId?: string;
 }
@@ -33,10 +31,10 @@ export async function authorize(db: Db, userId: string, ref: ConversationRef): P
   if (ref.kind === 'chat') {
     const peerId = peerOf(ref.id, userId);
     if (!peerId || !(await repo.areFriends(db, userId, peerId))) throw forbidden(MSG.chat.notFriends);
-    return { ref, memberIds: [userId, peerId], peerId };
+    return { ref, peerId };
   }
   if (!(await repo.isGroupMember(db, ref.id, userId))) throw forbidden(MSG.groups.notMember);
-  return { ref, memberIds: await repo.groupMemberIds(db, ref.id), peerId: undefined };
+  return { ref };
 }
 
 const idConflict = () => new AppError(409, 'conflict', MSG.chat.idConflict, 'id');

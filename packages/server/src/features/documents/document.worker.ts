@@ -1,7 +1,7 @@
 // Worker thread: every CPU-heavy step of document processing (PDF parsing, page rendering, OCR, office
 // formats, sentence analysis, summaries, retrieval), so the API's event loop never waits on them.
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex, answerOffline, type RetrievalIndex } from './nlp/answer.ts';
 import { buildPassages } from './nlp/passages.ts';
 import { keySentences, summariseOffline } from './nlp/summarise.ts';
@@ -23,7 +23,7 @@ const ocr = () => import('./extraction/ocr.ts');
 // Background work yields the CPU to the API: on Linux a thread's nice value is its own (pid 0 = this
 // thread) and the OCR engine's thread, started from here, inherits it.
 try {
-  setPriority(0, 10);
+  setPriority(0, (workerData as { nice?: number } | null)?.nice ?? 10);
 } catch {
   // not permitted here: run at normal priority
 }

@@ -71,6 +71,9 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number): numbe
   return Math.round(raw * (0.8 + Math.random() * 0.4));
 }
 
+/** Unique to this process's lifetime (a restarted container may reuse the pid). */
+const PROCESS_TAG = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:`;
+
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
@@ -84,7 +87,8 @@ export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 export function createJobQueue(database: Database, log: JobLog, options: JobQueueOptions = {}): JobQueue {
   const db = database.db;
-  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const processTag = PROCESS_TAG;
+  const workerId = options.workerId ?? `${processTag}${randomUUID().slice(0, 8)}`;
   const pollMs = options.pollMs ?? 1000;
   const leaseMs = options.leaseMs ?? 30_000;
   const concurrency = options.concurrency ?? 1;
@@ -284,8 +288,10 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
     async start() {
       if (running) return;
       if (database.kind === 'pglite') {
-        // Only this process can hold a PGlite database: whatever was running belongs to a dead process.
-        await db.execute(sql`update ${jobs} set locked_until = now() where status = 'running'`);
+        // Only this process can hold a PGlite database: a job another process was running belongs to a dead one.
+        await db.execute(sql`
+          update ${jobs} set locked_until = now()
+          where status = 'running' and (locked_by is null or locked_by not like ${processTag + '%'})`);
       }
       running = true;
       loopDone = loop();

@@ -66,10 +66,18 @@ describe('real-time channel at /api/ws', () => {
       friendId: ada.id,
       count: 1,
     });
+    // Each new message carries the count derived from the stored messages.
+    let latest = sent;
+    for (const text of ['two', 'three'])
+      latest = (await post(t.app, ada, chatRef(ada, bob), { content: text })).json().message;
+    expect(await bobTab.waitForEvent('unread.changed', (e) => e.count === 3)).toMatchObject({ friendId: ada.id });
+    expect(bobTab.events.flatMap((e) => (e.type === 'unread.changed' ? [e.count] : []))).toEqual([1, 2, 3]);
     // Opening the chat resets the count, on every tab of the reader, and tells the friend (Seen).
     await markRead(t.app, bob, chatRef(ada, bob));
     expect(await bobTab.waitForEvent('unread.changed', (e) => e.count === 0)).toMatchObject({ count: 0 });
-    expect(await adaTab1.waitForEvent('chat.updated')).toMatchObject({ read: { userId: bob.id, cursor: sent.cursor } });
+    expect(await adaTab1.waitForEvent('chat.updated')).toMatchObject({
+      read: { userId: bob.id, cursor: latest.cursor },
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(eveTab.events).toEqual([]);
   });

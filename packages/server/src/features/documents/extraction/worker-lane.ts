@@ -7,10 +7,10 @@ const require = createRequire(import.meta.url);
 const WORKER_URL = new URL('../document.worker.ts', import.meta.url);
 
 /** Starts the TypeScript worker through tsx's loader (a worker's own execArgv cannot load .ts on Node 20). */
-function spawnWorker(maxOldGenerationSizeMb: number): Worker {
+function spawnWorker(maxOldGenerationSizeMb: number, nice: number): Worker {
   const tsx = pathToFileURL(require.resolve('tsx/esm/api')).href;
   const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb } });
+  return new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb }, workerData: { nice } });
 }
 
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -32,6 +32,8 @@ export interface LaneOptions {
   /** A task that reports nothing for this long is killed with its thread. */
   stallMs?: number;
   maxOldGenerationSizeMb?: number;
+  /** The thread's nice value (Linux): 10 by default, so the API's thread wins whenever both want the CPU. */
+  nice?: number;
 }
 
 /** One recycled worker thread running tasks one after another. */
@@ -52,6 +54,7 @@ export class WorkerLane {
       idleMs: options.idleMs ?? 30_000,
       stallMs: options.stallMs ?? 5 * 60_000,
       maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048,
+      nice: options.nice ?? 10,
     };
   }
 
@@ -100,7 +103,7 @@ export class WorkerLane {
   private ensureWorker(): Worker {
     if (this.worker && this.tasksOnWorker < this.opts.maxTasksPerWorker) return this.worker;
     if (this.worker) void this.worker.terminate();
-    const worker = spawnWorker(this.opts.maxOldGenerationSizeMb);
+    const worker = spawnWorker(this.opts.maxOldGenerationSizeMb, this.opts.nice);
     worker.unref();
     worker.on('message', (e: WorkerEvent) => this.onMessage(e));
     worker.on('error', (err) => this.onCrash(worker, err));
