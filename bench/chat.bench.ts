@@ -6,7 +6,8 @@
 //   pg       the real server on PostgreSQL (one instance)
 //   pg2      two instances on one PostgreSQL database, clients split between them (LISTEN/NOTIFY)
 // Prints p50/p95/p99 latency, delivered messages per second, lost and duplicated deliveries, server CPU and RSS.
-//   node --import tsx bench/chat/chat.bench.ts
+//   node --import tsx bench/chat.bench.ts      (or: npm run bench chat)
+// Helpers: bench/chat/seed.ts (bulk seeding), bench/chat/echo-server.ts (the baseline).
 // Env: BENCH_SECONDS (60), BENCH_USERS (1000), BENCH_RATE (500; PGlite: BENCH_RATE_PGLITE, 200),
 //      BENCH_RUNS (echo,pglite,pg,pg2), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
 //      BENCH_SERVER_NODE_ARGS (extra node flags for the servers, e.g. --cpu-prof).
@@ -20,7 +21,7 @@ import path from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const USERS = Number(process.env.BENCH_USERS ?? 1000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);

@@ -8,6 +8,12 @@ import { chooseFiles, logIn } from './profile-helpers.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 const EMAIL = 'docs@g.ucla.edu';
+
+/** Lets the drawer's and alerts' transitions finish, so the check sees the settled colours. */
+async function checkSettled(page: Page): Promise<void> {
+  await page.waitForTimeout(400);
+  await expectAccessible(page);
+}
 const CANVAS_EMAIL = 'canvas-docs@g.ucla.edu';
 
 /** A scanned page: the browser draws the lines as an image, pdf-lib wraps it in a PDF with no text layer. */
@@ -92,7 +98,7 @@ describe('Courses page in Chromium', () => {
     const summary = panel.getByTestId('document-summary');
     expect(await summary.innerText()).toMatch(/midterm exam is on October 3/i);
     await page.getByText(MSG.courses.ocrSuccess).waitFor();
-    await expectAccessible(page);
+    await checkSettled(page);
 
     await panel.getByLabel(MSG.courses.questionLabel).fill('When is the midterm exam?');
     await panel.getByRole('button', { name: MSG.courses.ask, exact: true }).click();
@@ -105,7 +111,7 @@ describe('Courses page in Chromium', () => {
     const cited = panel.getByTestId('cited-passage');
     await cited.waitFor();
     expect(await cited.innerText()).toContain('October 3');
-    await expectAccessible(page);
+    await checkSettled(page);
 
     // The OCR success message clears after 5 s.
     await page.getByText(MSG.courses.ocrSuccess).waitFor({ state: 'hidden', timeout: 8_000 });
