@@ -38,6 +38,11 @@ describe('groups and hot groups in Chromium', () => {
 
   const groupRow = (page: Page, name: string) => page.getByTestId('group-row').filter({ hasText: name });
   const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
+  /** Modals fade in; the accessibility check must see them at full opacity. */
+  const settledAccessible = async (page: Page) => {
+    await page.waitForTimeout(400);
+    await expectAccessible(page);
+  };
   const chatTitle = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });
   const memberCount = (page: Page, n: number) =>
     page
@@ -60,7 +65,7 @@ describe('groups and hot groups in Chromium', () => {
     await dialog.getByRole('button', { name: MSG.groups.create, exact: true }).click();
     await dialog.getByText(MSG.groups.nameRequired).waitFor();
     expect(await dialog.getByText(MSG.groups.selectFriend).count()).toBe(0);
-    await expectAccessible(ada);
+    await settledAccessible(ada);
     await dialog.getByLabel(MSG.groups.groupName).fill('Algorithms');
     await dialog.getByRole('button', { name: MSG.groups.create, exact: true }).click();
     await chatTitle(ada, 'Algorithms').waitFor();
@@ -83,7 +88,7 @@ describe('groups and hot groups in Chromium', () => {
       expect.stringMatching(/Ada Lovelace\s+Admin/),
       'Ben Carter',
     ]);
-    await expectAccessible(ada);
+    await settledAccessible(ada);
     await ada.keyboard.press('Escape');
 
     // Add Members lists only Ada's friends who are not in yet.
@@ -112,7 +117,7 @@ describe('groups and hot groups in Chromium', () => {
     await ben.getByRole('button', { name: MSG.groups.leave }).click();
     const confirm = ben.getByRole('dialog', { name: MSG.groups.leave });
     await confirm.getByText(MSG.groups.leaveConfirm).waitFor();
-    await expectAccessible(ben);
+    await settledAccessible(ben);
     await confirm.getByRole('button', { name: MSG.groups.leave }).click();
     await ben.getByText(MSG.groups.select).waitFor();
     await ben.getByText(MSG.groups.emptyGroups).waitFor();

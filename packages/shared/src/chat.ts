@@ -167,6 +167,11 @@ export interface AttachmentResult {
   url: string;
 }
 
+/** Spec §2, §9: an unread badge shows the count, or 99+ above 99. */
+export function unreadLabel(count: number): string {
+  return count > LIMITS.unreadBadgeCap ? `${LIMITS.unreadBadgeCap}+` : String(count);
+}
+
 /** The text a conversation list shows for a message. */
 export function previewOf(type: MessageType, content: string): string {
   if (type === 'image') return MSG.chat.lastImage;

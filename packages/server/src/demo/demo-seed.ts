@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
 import { users } from '../db/schema.ts';
 import { seedUser } from '../db/seed-users.ts';
+import { seedChatDemo } from '../features/chat/chat-demo.ts';
 import { seedSocialDemo } from '../features/social/social-demo.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-data.ts';
 
@@ -14,6 +15,7 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger): Promise<void> {
   );
   for (const u of DEMO_USERS) if (!existing.has(u.email)) await seedUser(db, u);
   await seedSocialDemo(db);
+  await seedChatDemo(db);
   log.info(`demo data ready: ${emails.length} students`);
   console.log(`\n  Demo log-ins (password "${DEMO_PASSWORD}"):\n${emails.map((e) => `    ${e}`).join('\n')}\n`);
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { LIMITS } from '@studybuddy/shared/limits';
+import { unreadLabel } from '@studybuddy/shared/chat';
 import { chatApi, chatKeys } from './chat-api.ts';
 
 /**
@@ -16,6 +16,4 @@ export function useFriendUnread(friendId: string): number {
 }
 
 /** Spec §9: the badge shows 99+ above 99. */
-export function formatUnread(count: number): string {
-  return count > LIMITS.unreadBadgeCap ? `${LIMITS.unreadBadgeCap}+` : String(count);
-}
+export const formatUnread = unreadLabel;
