@@ -7,19 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export interface SeedUser {
-  email: string;
-  password?: string;
-  verified?: boolean;
-  complete?: boolean;
-  name?: string;
-  major?: string;
-  year?: string;
-  bio?: string;
-  courses?: string[];
-  /** E-mails of other seeded users to make friends with. */
-  friends?: string[];
-}
+// The seed CLI's input, shared with the server so the two cannot drift.
+export type { SeedUser } from '../../server/src/db/seed-users.ts';
+import type { SeedUser } from '../../server/src/db/seed-users.ts';
 
 export interface RunningServer {
   url: string;
