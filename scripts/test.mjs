@@ -32,8 +32,12 @@ function postgresAnswers(url) {
   });
 }
 
+const suiteStart = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
 function vitest(name, dir, env = {}) {
   console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
   const out = `${results}/${name.replace(/\W+/g, '-')}.json`;
   const code = run(
     process.execPath,
@@ -52,11 +56,14 @@ function vitest(name, dir, env = {}) {
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   } else if (code !== 0) totals.failed += 1;
+  console.log(`━━ ${name}: ${seconds(started)} ━━`);
   if (code !== 0) finish(code);
 }
 
 function finish(code) {
-  console.log(`\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  console.log(
+    `\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${seconds(suiteStart)})`,
+  );
   process.exit(code);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN, startEmulator, type Emulator } from '@studybuddy/canvas-emulator/server';
-import { CanvasClient, nextLink } from './canvas-client.ts';
+import { CanvasClient, nextLink, numberedPages } from './canvas-client.ts';
 import {
   CanvasAuthError,
   type CanvasError,
@@ -34,6 +34,18 @@ describe('Link header parsing', () => {
     expect(nextLink('<https://h/a?page=3>; rel="last"')).toBeNull();
     expect(nextLink(null)).toBeNull();
   });
+
+  it('lists numbered pages next..last, and nothing for bookmarks or differing URLs', () => {
+    expect(numberedPages('https://h/x?page=2&per_page=5', 'https://h/x?page=4&per_page=5')).toEqual([
+      'https://h/x?page=2&per_page=5',
+      'https://h/x?page=3&per_page=5',
+      'https://h/x?page=4&per_page=5',
+    ]);
+    expect(numberedPages('https://h/x?page=bookmark:WzJd', 'https://h/x?page=bookmark:WzNd')).toBeNull();
+    expect(numberedPages('https://h/x?page=2&per_page=5', 'https://h/y?page=4&per_page=5')).toBeNull();
+    expect(numberedPages('https://h/x?page=2', null)).toBeNull();
+    expect(numberedPages('https://h/x?page=3', 'https://h/x?page=2')).toBeNull();
+  });
 });
 
 describe('CanvasClient against the emulator', () => {
@@ -45,7 +57,20 @@ describe('CanvasClient against the emulator', () => {
     const files = await c.listFiles(1100);
     expect(files).toHaveLength(4);
     const all = emu.data.assignments.filter((a) => a.course_id === 1100).length;
-    expect(await c.listAssignments(1100)).toHaveLength(all);
+    const groups = await c.listAssignmentGroups(1100);
+    expect(groups.flatMap((g) => g.assignments ?? [])).toHaveLength(all);
+  });
+
+  it('requests the numbered pages after the first together, in order', async () => {
+    emu.setLatency(60);
+    const c = client({ perPage: 2 });
+    const courses = await c.listActiveCourses();
+    expect(courses).toHaveLength(12);
+    expect(c.requests).toBe(6);
+    // page 1 alone, then pages 2–6 at once
+    expect(emu.maxInFlight(DEMO_TOKEN)).toBe(5);
+    const sequential = await client({ perPage: 2, gate: new CanvasGate(1) }).listActiveCourses();
+    expect(courses.map((x) => x.id)).toEqual(sequential.map((x) => x.id));
   });
 
   it('leaves out date-restricted stubs and concluded courses', async () => {

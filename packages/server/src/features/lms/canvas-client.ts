@@ -10,7 +10,6 @@ import {
 } from './canvas-errors.ts';
 import { CanvasGate } from './canvas-gate.ts';
 import type {
-  CanvasAssignment,
   CanvasAssignmentGroup,
   CanvasCourse,
   CanvasFile,
@@ -41,18 +40,41 @@ export interface CanvasClientOptions {
 interface Page {
   data: unknown;
   next: string | null;
+  last: string | null;
 }
 
 const RETRY_STATUS = new Set([500, 502, 503, 504]);
 
-/** `<url>; rel="next"` from a Link header (any header case; links separated by commas). */
-export function nextLink(link: string | null): string | null {
+/** The URL with `rel` (e.g. "next") in a Link header (any header case; links separated by commas). */
+export function linkFor(link: string | null, rel: 'next' | 'last'): string | null {
   if (!link) return null;
+  const relPattern = new RegExp(`rel="?([^";]*\\s)?${rel}(\\s[^";]*)?"?`, 'i');
   for (const part of link.split(/,(?=\s*<)/)) {
     const m = /<([^>]+)>\s*;(.*)$/.exec(part.trim());
-    if (m && /rel="?([^";]*\s)?next(\s[^";]*)?"?/i.test(m[2]!)) return m[1]!;
+    if (m && relPattern.test(m[2]!)) return m[1]!;
   }
   return null;
+}
+
+export const nextLink = (link: string | null) => linkFor(link, 'next');
+
+/**
+ * The URLs of pages `next`..`last` when Canvas numbers its pages (`page=2` … `page=N`, the rest of the URL the
+ * same), so they can be requested together; null for opaque bookmarks or when there is no `last` link.
+ */
+export function numberedPages(next: string | null, last: string | null): string[] | null {
+  if (!next || !last) return null;
+  const a = new URL(next);
+  const b = new URL(last);
+  const from = Number(a.searchParams.get('page'));
+  const to = Number(b.searchParams.get('page'));
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from || to - from > 1000) return null;
+  b.searchParams.set('page', String(from));
+  if (a.toString() !== b.toString()) return null;
+  return Array.from({ length: to - from + 1 }, (_, i) => {
+    a.searchParams.set('page', String(from + i));
+    return a.toString();
+  });
 }
 
 function messageOf(body: string): string {
@@ -177,21 +199,37 @@ export class CanvasClient {
       } catch {
         throw new CanvasError('http', res.status, 'Canvas answered with something that is not JSON');
       }
-      return { data, next: nextLink(res.headers.get('link')) };
+      const link = res.headers.get('link');
+      return { data, next: linkFor(link, 'next'), last: linkFor(link, 'last') };
     }
   }
 
-  /** Every element of a paginated list: follows rel="next" to the end (pages of one list are sequential). */
+  /**
+   * Every element of a paginated list. When the first page links numbered pages up to rel="last", those are
+   * requested together; otherwise (bookmarks) rel="next" is followed one page at a time. Either way the last page's
+   * rel="next" is followed to the end, in case the list grew meanwhile.
+   */
   async getAll<T>(path: string, query: Record<string, string | string[]> = {}): Promise<T[]> {
     const out: T[] = [];
     const seen = new Set<string>();
+    const take = (page: Page) => {
+      if (!Array.isArray(page.data)) throw new CanvasError('http', 200, 'Canvas answered a list request with no list');
+      out.push(...(page.data as T[]));
+    };
     let url: string | null = this.url(path, query);
     while (url && !seen.has(url)) {
       seen.add(url);
       const page: Page = await this.get(url, seen.size > 1);
-      if (!Array.isArray(page.data)) throw new CanvasError('http', 200, 'Canvas answered a list request with no list');
-      out.push(...(page.data as T[]));
-      url = page.next;
+      take(page);
+      const rest = seen.size === 1 ? numberedPages(page.next, page.last) : null;
+      if (!rest) {
+        url = page.next;
+        continue;
+      }
+      rest.forEach((u) => seen.add(u));
+      const pages = await Promise.all(rest.map((u) => this.get(u, true)));
+      pages.forEach(take);
+      url = pages.at(-1)!.next;
     }
     return out;
   }
@@ -214,12 +252,14 @@ export class CanvasClient {
     );
   }
 
+  /**
+   * The assignment groups with their assignments (and the caller's submission) inlined: one request per course
+   * where listing assignments takes one per page of them.
+   */
   listAssignmentGroups(courseId: CanvasId) {
-    return this.getAll<CanvasAssignmentGroup>(`/api/v1/courses/${courseId}/assignment_groups`);
-  }
-
-  listAssignments(courseId: CanvasId) {
-    return this.getAll<CanvasAssignment>(`/api/v1/courses/${courseId}/assignments`, { 'include[]': 'submission' });
+    return this.getAll<CanvasAssignmentGroup>(`/api/v1/courses/${courseId}/assignment_groups`, {
+      'include[]': ['assignments', 'submission'],
+    });
   }
 
   listQuizzes(courseId: CanvasId) {

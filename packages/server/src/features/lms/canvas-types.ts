@@ -35,6 +35,8 @@ export interface CanvasAssignment {
 export interface CanvasAssignmentGroup {
   id: CanvasId;
   name: string;
+  /** With `include[]=assignments`. */
+  assignments?: CanvasAssignment[];
 }
 
 export interface CanvasQuiz {

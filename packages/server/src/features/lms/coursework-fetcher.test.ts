@@ -71,11 +71,14 @@ describe('coursework from Canvas', () => {
   it('skips a type Canvas refuses (403) or hides (404) for one course and lists it', async () => {
     emu.addFault({ kind: 'forbidden', courseId: 1101, resource: 'quizzes' });
     emu.addFault({ kind: 'tab_disabled', courseId: 1102, resource: 'modules' });
+    emu.addFault({ kind: 'forbidden', courseId: 1102, resource: 'assignment_groups' });
     const { coursework, skipped_courses } = await fetchCoursework(client(), ['1100', '1101', '1102']);
     expect(skipped_courses).toEqual([
       { course_id: '1101', skipped_types: ['quiz'] },
-      { course_id: '1102', skipped_types: ['module_item'] },
+      { course_id: '1102', skipped_types: ['assignment', 'module_item'] },
     ]);
+    expect(coursework.some((i) => i.course_id === '1102' && i.type === 'assignment')).toBe(false);
+    expect(coursework.some((i) => i.course_id === '1102' && i.type === 'quiz')).toBe(true);
     expect(coursework.some((i) => i.course_id === '1101' && i.type === 'assignment')).toBe(true);
     expect(coursework.some((i) => i.course_id === '1102' && i.type === 'module_item')).toBe(false);
     expect(coursework.some((i) => i.course_id === '1100' && i.type === 'quiz')).toBe(true);

@@ -9,15 +9,14 @@ export interface CourseworkResult {
 }
 
 const LISTS = [
-  { key: 'assignments', type: 'assignment' },
   { key: 'quizzes', type: 'quiz' },
   { key: 'topics', type: 'discussion' },
   { key: 'modules', type: 'module_item' },
 ] as const;
 
 /**
- * Loads the coursework of the given courses: five lists per course, all requested at once and bounded by the
- * client's gate. A type Canvas refuses (403, or 404 for a hidden tab) is skipped for that course and reported;
+ * Loads the coursework of the given courses: four lists per course (assignments come inside their groups), all
+ * requested at once and bounded by the client's gate. A type Canvas refuses (403, or 404 for a hidden tab) is skipped for that course and reported;
  * an invalid token or any other failure fails the whole load.
  */
 export async function fetchCoursework(client: CanvasClient, courseIds: string[]): Promise<CourseworkResult> {
@@ -25,7 +24,6 @@ export async function fetchCoursework(client: CanvasClient, courseIds: string[])
     courseIds.map(async (courseId) => {
       const [groups, ...lists] = await Promise.allSettled([
         client.listAssignmentGroups(courseId),
-        client.listAssignments(courseId),
         client.listQuizzes(courseId),
         client.listDiscussionTopics(courseId),
         client.listModules(courseId),
@@ -33,8 +31,11 @@ export async function fetchCoursework(client: CanvasClient, courseIds: string[])
       const data: CourseLists = {};
       const skipped: CourseworkType[] = [];
       const failures: unknown[] = [];
-      if (groups.status === 'fulfilled') data.groups = groups.value;
-      else if (!isSkippable(groups.reason)) failures.push(groups.reason);
+      if (groups.status === 'fulfilled') {
+        data.groups = groups.value;
+        data.assignments = groups.value.flatMap((g) => g.assignments ?? []);
+      } else if (isSkippable(groups.reason)) skipped.push('assignment');
+      else failures.push(groups.reason);
       lists.forEach((result, i) => {
         const { key, type } = LISTS[i]!;
         if (result.status === 'fulfilled') (data as Record<string, unknown>)[key] = result.value;
