@@ -8,6 +8,7 @@ export default defineConfig({
     // A journey that fails once on a starved machine gets one more try; a real defect fails both.
     retry: 1,
     pool: 'forks',
+    globalSetup: ['src/global-setup.ts'],
     maxWorkers: 2,
   },
 });

@@ -9,14 +9,23 @@ export interface TokenState {
   expiredAt?: string;
 }
 
+/** A JSON answer serialised ahead of sending (so the work overlaps the simulated latency). */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+}
+
+export const serializeJson = (body: Json, stringIds: boolean) =>
+  new SerializedJson(JSON.stringify(stringIds ? stringifyIds(body) : body));
+
 export function send(
   res: ServerResponse,
   status: number,
-  body: Json | string,
+  body: Json | string | SerializedJson,
   headers: Record<string, string>,
   stringIds: boolean,
 ) {
-  const text = typeof body === 'string' ? body : JSON.stringify(stringIds ? stringifyIds(body) : body);
+  const text =
+    typeof body === 'string' ? body : body instanceof SerializedJson ? body.text : serializeJson(body, stringIds).text;
   res.writeHead(status, {
     'Content-Type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     'Cache-Control': 'private, max-age=0, must-revalidate, no-cache',

@@ -7,7 +7,7 @@ import { InvalidPageError, paginate } from './pagination.ts';
 import { matchRoute } from './routes.ts';
 import { EmuHttpError, notFoundError } from './route-context.ts';
 import type { Json } from './json.ts';
-import { authError, faultError, send, throttled, type TokenState } from './responses.ts';
+import { authError, faultError, send, serializeJson, throttled, type TokenState } from './responses.ts';
 import { handleDownload } from './downloads.ts';
 import { CANVAS_THROTTLE, Throttle, type ThrottleOptions } from './throttle.ts';
 import { handleControl } from './control.ts';
@@ -104,8 +104,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       resource: matched?.route.resource ?? null,
     });
     const extraLatency = hits.reduce((ms, f) => ms + (f.kind === 'latency' ? (f.latencyMs ?? 0) : 0), 0);
-    // The answer takes this long; an admitted request holds its up-front throttle cost meanwhile.
-    const work = () => (latencyMs + extraLatency > 0 ? sleep(latencyMs + extraLatency) : Promise.resolve());
+    // The answer comes this long after the request (the emulator's own work counts toward it, as a remote
+    // server's would); an admitted request holds its up-front throttle cost meanwhile.
+    const answerAt = Date.now() + latencyMs + extraLatency;
+    const work = () => (answerAt > Date.now() ? sleep(answerAt - Date.now()) : Promise.resolve());
 
     const dead = authError(token ? tokens.get(token) : undefined, token);
     if (dead) {
@@ -129,7 +131,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const key = `token:${token}`;
     const admitted = throttle?.begin(key);
     if (throttle && admitted && !admitted.allowed) return throttled(res, throttle.options.mode, stringIds);
-    await work();
     let status = 200;
     let body: Json;
     const headers: Record<string, string> = {};
@@ -156,11 +157,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         body = { errors: [{ message: 'An error occurred.', error_code: 'internal_server_error' }] };
       }
     }
+    const serialized = serializeJson(body, stringIds);
+    await work();
     if (throttle) {
       headers['X-Request-Cost'] = String(throttle.options.costPerRequest);
       headers['X-Rate-Limit-Remaining'] = throttle.end(key).toFixed(1);
     }
-    send(res, status, body, headers, stringIds);
+    send(res, status, serialized, headers, stringIds);
     return status;
   }
 

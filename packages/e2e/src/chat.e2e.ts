@@ -103,7 +103,9 @@ describe('one-to-one chat in Chromium (two students)', () => {
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('link', { name: /Friends/ })
       .click();
-    await ben.getByTestId('friend-row').filter({ hasText: 'Ada Lovelace' }).getByRole('button').first().click();
+    const adaRow = ben.getByTestId('friend-row').filter({ hasText: 'Ada Lovelace' });
+    await adaRow.getByTestId('friend-unread-badge').and(ben.locator('[data-count="4"]')).waitFor();
+    await adaRow.getByRole('button').first().click();
     await log(ben).getByText('Hi Ben!').waitFor();
     await log(ben).getByText('Look at this diagram').waitFor();
     const image = log(ben).getByRole('img', { name: MSG.chat.imageAlt('Ada Lovelace') });
@@ -115,6 +117,7 @@ describe('one-to-one chat in Chromium (two students)', () => {
       })
       .toBeGreaterThan(1);
     await friendsBadge(ben).waitFor({ state: 'detached' });
+    await adaRow.getByTestId('friend-unread-badge').waitFor({ state: 'detached' });
     await expectAccessible(ben);
 
     // A sees how far B has read, and that B is typing.

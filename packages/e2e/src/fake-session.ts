@@ -16,6 +16,7 @@ export const COMPLETE_SESSION: SessionInfo = {
     profilePicture: '/favicon.svg',
     hasCustomProfilePicture: true,
     additionalImages: [],
+    emailNotificationsEnabled: true,
   },
 };
 

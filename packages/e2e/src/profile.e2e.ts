@@ -157,6 +157,17 @@ describe('profile in Chromium', () => {
     expect(await account.locator('img').getAttribute('src')).toBe(await picture.getAttribute('src'));
     await expectAccessible(page);
 
+    // The e-mail notices switch (on for a new account) is kept after a reload.
+    const notices = page.getByRole('switch', { name: MSG.profile.emailNotifications });
+    expect(await notices.isChecked()).toBe(true);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/profile/notifications') && r.ok()),
+      notices.click({ force: true }),
+    ]);
+    await page.reload();
+    await page.getByRole('switch', { name: MSG.profile.emailNotifications }).waitFor({ state: 'attached' });
+    expect(await page.getByRole('switch', { name: MSG.profile.emailNotifications }).isChecked()).toBe(false);
+
     // The guard no longer redirects.
     await page.goto(`${server.url}/feedback`);
     await page.getByRole('heading', { name: MSG.feedback.title }).waitFor();

@@ -1,9 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -66,6 +68,9 @@ export async function startServer(env: Record<string, string> = {}, users: SeedU
     DATABASE_URL: '',
     ...env,
   };
+  // The embedded database starts as a copy of global-setup.ts's migrated one (initdb takes seconds each time).
+  const dbDir = path.join(dataDir, 'db');
+  if (!fullEnv.DATABASE_URL && !existsSync(dbDir)) await cp(inject('pgliteTemplateDir'), dbDir, { recursive: true });
   let userIds: Record<string, string> = {};
   if (users.length) {
     const seeded = spawnSync(

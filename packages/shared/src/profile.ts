@@ -5,6 +5,7 @@ import { MSG } from './messages.ts';
 export const PROFILE_API = {
   own: '/api/profile',
   account: '/api/account',
+  notifications: '/api/profile/notifications',
 } as const;
 
 export const PROFILE_LIMITS = {
@@ -54,6 +55,9 @@ export function profileSaveProblem(p: {
   if (!p.hasCustomProfilePicture) return { message: MSG.profile.customPicture, field: 'profilePicture' };
   return null;
 }
+
+export const notificationSettingsSchema = z.object({ emailNotificationsEnabled: z.boolean() });
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
 export const deleteAccountSchema = z.object({
   password: z.string().max(1000).optional(),

@@ -18,6 +18,8 @@ export interface OwnProfile {
   profilePicture: string;
   hasCustomProfilePicture: boolean;
   additionalImages: string[];
+  /** E-mail notices (new friend requests); the unsubscribe link in them turns this off. */
+  emailNotificationsEnabled: boolean;
 }
 
 export interface SessionInfo {

@@ -1,8 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 
@@ -48,6 +50,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: B
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
+  // PGlite: start from the migrated copy global-setup.ts made (initdb and migrations take seconds each time).
+  const dbDir = path.join(config.dataDir, 'db');
+  if (!config.databaseUrl && !existsSync(dbDir)) await cp(inject('pgliteTemplateDir'), dbDir, { recursive: true });
   const app = await buildApp(config, { logger: false, ...options });
   return {
     app,

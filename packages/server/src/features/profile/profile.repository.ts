@@ -30,6 +30,19 @@ export async function updateProfile(db: Db, userId: string, changes: ProfileChan
   return row;
 }
 
+export async function updateNotificationSettings(
+  db: Db,
+  userId: string,
+  emailNotificationsEnabled: boolean,
+): Promise<ProfileRow | undefined> {
+  const [row] = await db
+    .update(profiles)
+    .set({ emailNotificationsEnabled, updatedAt: new Date() })
+    .where(eq(profiles.userId, userId))
+    .returning();
+  return row;
+}
+
 export async function findPasswordHash(db: Db, userId: string): Promise<{ passwordHash: string | null } | undefined> {
   const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
   return row;

@@ -167,4 +167,31 @@ describe('own profile: GET and PUT /api/profile', () => {
     expect(res.statusCode).toBe(400);
     expect(await current()).toEqual(before);
   });
+
+  it('turns e-mail notices off and on, and refuses anything but a boolean', async () => {
+    const set = (payload: unknown, cookie: string | null = user.cookie) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/profile/notifications',
+        headers: cookie ? { cookie } : {},
+        payload: payload as object,
+      });
+    expect((await current()).emailNotificationsEnabled).toBe(true);
+    const off = await set({ emailNotificationsEnabled: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json<OwnProfile>().emailNotificationsEnabled).toBe(false);
+    const [row] = await t.app.ctx.db.select().from(profiles).where(eq(profiles.userId, user.id));
+    expect(row!.emailNotificationsEnabled).toBe(false);
+
+    const bad = await set({ emailNotificationsEnabled: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.field).toBe('emailNotificationsEnabled');
+    expect((await set({ emailNotificationsEnabled: true }, null)).statusCode).toBe(401);
+    expect((await current()).emailNotificationsEnabled).toBe(false);
+
+    expect((await set({ emailNotificationsEnabled: true })).json<OwnProfile>().emailNotificationsEnabled).toBe(true);
+    // The other user's setting is untouched.
+    const [theirs] = await t.app.ctx.db.select().from(profiles).where(eq(profiles.userId, other.id));
+    expect(theirs!.emailNotificationsEnabled).toBe(true);
+  });
 });

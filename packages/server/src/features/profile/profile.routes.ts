@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { deleteAccountSchema, PROFILE_API, profileUpdateSchema } from '@studybuddy/shared/profile';
+import {
+  deleteAccountSchema,
+  notificationSettingsSchema,
+  PROFILE_API,
+  profileUpdateSchema,
+} from '@studybuddy/shared/profile';
 import type { AppContext } from '../../platform/context.ts';
 import { parse } from '../../platform/errors.ts';
 import { clearSessionCookie, requireUser } from '../auth/session.ts';
 import { deleteAccount } from './account-deletion.service.ts';
-import { getOwnProfile, registerProfileUploads, saveOwnProfile } from './profile.service.ts';
+import { getOwnProfile, registerProfileUploads, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
 
 export function profileRoutes(ctx: AppContext) {
   registerProfileUploads(ctx);
@@ -16,6 +21,12 @@ export function profileRoutes(ctx: AppContext) {
     app.put(PROFILE_API.own, async (request) => {
       const user = requireUser(request);
       return saveOwnProfile(ctx, user.id, parse(profileUpdateSchema, request.body));
+    });
+
+    /** Turns e-mail notices on or off (beyond the spec; the profile page's switch). */
+    app.put(PROFILE_API.notifications, async (request) => {
+      const user = requireUser(request);
+      return saveNotificationSettings(ctx, user.id, parse(notificationSettingsSchema, request.body));
     });
 
     /** Deletes the account after a password (or fresh social sign-in) confirmation. */

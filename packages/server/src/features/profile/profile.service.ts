@@ -1,7 +1,12 @@
 import { filePathOfUrl, UPLOAD_TARGETS } from '@studybuddy/shared/files';
 import type { Year } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
-import { PROFILE_LIMITS, profileSaveProblem, type ProfileUpdate } from '@studybuddy/shared/profile';
+import {
+  PROFILE_LIMITS,
+  profileSaveProblem,
+  type NotificationSettings,
+  type ProfileUpdate,
+} from '@studybuddy/shared/profile';
 import type { CourseRef, OwnProfile } from '@studybuddy/shared/session';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -11,7 +16,13 @@ import { courseKey, replaceProfileCourses } from './profile-courses.repository.t
 
 /** Other features that change a profile's courses (Canvas import) keep the normalised rows in step with this. */
 export { replaceProfileCourses };
-import { findFriendIds, findProfile, updateProfile, type ProfileRow } from './profile.repository.ts';
+import {
+  findFriendIds,
+  findProfile,
+  updateNotificationSettings,
+  updateProfile,
+  type ProfileRow,
+} from './profile.repository.ts';
 
 /** The signed-in user's own profile as the web app sees it (also used by GET /api/auth/session). */
 export function toOwnProfile(row: ProfileRow): OwnProfile {
@@ -27,6 +38,7 @@ export function toOwnProfile(row: ProfileRow): OwnProfile {
     profilePicture: row.profilePicture,
     hasCustomProfilePicture: row.hasCustomProfilePicture,
     additionalImages: row.additionalImages,
+    emailNotificationsEnabled: row.emailNotificationsEnabled,
   };
 }
 
@@ -73,6 +85,16 @@ function uniqueCourses(courses: CourseRef[]): CourseRef[] {
 
 export async function getOwnProfile(ctx: AppContext, userId: string): Promise<OwnProfile> {
   const row = await findProfile(ctx.db, userId);
+  if (!row) throw notFound();
+  return toOwnProfile(row);
+}
+
+export async function saveNotificationSettings(
+  ctx: AppContext,
+  userId: string,
+  settings: NotificationSettings,
+): Promise<OwnProfile> {
+  const row = await updateNotificationSettings(ctx.db, userId, settings.emailNotificationsEnabled);
   if (!row) throw notFound();
   return toOwnProfile(row);
 }

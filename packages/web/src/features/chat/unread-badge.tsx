@@ -4,31 +4,28 @@ import { useSession } from '../auth/use-session.ts';
 import { useChatChannel } from './use-chat-live.ts';
 import { formatUnread, useFriendUnread, useUnreadCounts } from './use-unread.ts';
 
-/**
- * The sidebar Friends badge: unread messages of all friends ('99+' above 99). The shell always shows it, so it
- * also holds the tab's real-time channel open.
- */
-export function FriendsUnreadBadge() {
-  const session = useSession();
-  useChatChannel(session.data?.user?.id);
-  const total = useUnreadCounts().data?.total ?? 0;
-  if (total <= 0) return null;
-  return (
-    <Badge size="sm" variant="filled" color="red" data-testid="friends-unread-badge" data-count={total}>
-      <span aria-hidden>{formatUnread(total)}</span>
-      <VisuallyHidden>{MSG.chat.unreadBadge(total)}</VisuallyHidden>
-    </Badge>
-  );
-}
-
-/** A friend's unread count for the friends list ('99+' above 99); nothing when zero. */
-export function FriendUnreadBadge({ friendId }: { friendId: string }) {
-  const count = useFriendUnread(friendId);
+/** An unread count ('99+' above 99); nothing when zero. */
+export function UnreadBadge({ count, testId }: { count: number; testId?: string }) {
   if (count <= 0) return null;
   return (
-    <Badge size="sm" variant="filled" color="red" data-testid="friend-unread-badge" data-count={count}>
+    <Badge size="sm" variant="filled" color="red" data-testid={testId} data-count={count}>
       <span aria-hidden>{formatUnread(count)}</span>
       <VisuallyHidden>{MSG.chat.unreadBadge(count)}</VisuallyHidden>
     </Badge>
   );
+}
+
+/**
+ * The sidebar Friends badge: unread messages of all friends. The shell always shows it, so it also holds the
+ * tab's real-time channel open.
+ */
+export function FriendsUnreadBadge() {
+  const session = useSession();
+  useChatChannel(session.data?.user?.id);
+  return <UnreadBadge count={useUnreadCounts().data?.total ?? 0} testId="friends-unread-badge" />;
+}
+
+/** A friend's unread count in the friends list. */
+export function FriendUnreadBadge({ friendId }: { friendId: string }) {
+  return <UnreadBadge count={useFriendUnread(friendId)} testId="friend-unread-badge" />;
 }

@@ -1,8 +1,8 @@
-import { Avatar, Badge, NavLink, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Avatar, NavLink, Stack, Text } from '@mantine/core';
 import { Flame, Users } from 'lucide-react';
 import type { GroupSummary } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
-import { formatUnread } from '../chat/use-unread.ts';
+import { UnreadBadge } from '../chat/unread-badge.tsx';
 
 /** The groups of one kind with their last message and unread count. */
 export function GroupList({
@@ -43,14 +43,7 @@ export function GroupList({
                 {g.kind === 'hot' ? <Flame size={18} aria-hidden /> : <Users size={18} aria-hidden />}
               </Avatar>
             }
-            rightSection={
-              g.unread > 0 ? (
-                <Badge size="sm" color="red" variant="filled">
-                  <span aria-hidden>{formatUnread(g.unread)}</span>
-                  <VisuallyHidden>{MSG.chat.unreadBadge(g.unread)}</VisuallyHidden>
-                </Badge>
-              ) : undefined
-            }
+            rightSection={<UnreadBadge count={g.unread} />}
             onClick={() => onSelect(g.id)}
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           />

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PROFILE_API, type ProfileUpdate } from '@studybuddy/shared/profile';
+import { PROFILE_API, type NotificationSettings, type ProfileUpdate } from '@studybuddy/shared/profile';
 import type { OwnProfile } from '@studybuddy/shared/session';
 import { api } from '../../lib/api.ts';
 import { announceSessionChange, SESSION_KEY } from '../auth/use-session.ts';
@@ -20,6 +20,14 @@ export function useSaveProfile() {
       announceSessionChange();
       await client.invalidateQueries({ queryKey: SESSION_KEY });
     },
+  });
+}
+
+export function useSaveNotificationSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NotificationSettings) => api<OwnProfile>(PROFILE_API.notifications, { method: 'PUT', body }),
+    onSuccess: (saved) => client.setQueryData(PROFILE_KEY, saved),
   });
 }
 

@@ -6,6 +6,7 @@ import { isProfileComplete, type OwnProfile } from '@studybuddy/shared/session';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { DangerZone } from './danger-zone.tsx';
+import { NotificationSettings } from './notification-settings.tsx';
 import { ProfileForm } from './profile-form.tsx';
 import { useOwnProfile } from './profile-api.ts';
 import { ProfileView } from './profile-view.tsx';
@@ -40,7 +41,10 @@ function ProfileScreen({ profile }: { profile: OwnProfile }) {
           <DangerZone />
         </>
       ) : (
-        <ProfileView profile={profile} />
+        <>
+          <ProfileView profile={profile} />
+          <NotificationSettings profile={profile} />
+        </>
       )}
       <WelcomeModal opened={welcome} onClose={() => setWelcome(false)} />
     </Stack>

@@ -2,6 +2,7 @@ import { ActionIcon, Avatar, Group, Menu, NavLink } from '@mantine/core';
 import { EllipsisVertical, UserMinus, UserRound } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Friend } from '@studybuddy/shared/social';
+import { FriendUnreadBadge } from '../chat/unread-badge.tsx';
 
 interface Props {
   friend: Friend;
@@ -23,6 +24,7 @@ export function FriendRow({ friend, active, onSelect, onViewProfile, onUnfriend 
         label={friend.name}
         description={`${friend.major} · ${friend.year}`}
         leftSection={<Avatar src={friend.profilePicture} alt="" radius="xl" />}
+        rightSection={<FriendUnreadBadge friendId={friend.uid} />}
         onClick={onSelect}
         style={{ borderRadius: 'var(--mantine-radius-md)', flex: 1, minWidth: 0 }}
       />

@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated, closed PGlite data dir that each started server copies. */
+    pgliteTemplateDir: string;
+  }
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Migrates one embedded database for the run (the seed CLI with no users); servers start from copies of it. */
+export default async function setup(project: TestProject) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-e2e-template-'));
+  const made = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed.ts', '[]'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (made.status !== 0) throw new Error(`migrating the template database failed: ${made.stderr}`);
+  project.provide('pgliteTemplateDir', path.join(dataDir, 'db'));
+  return () => rm(dataDir, { recursive: true, force: true });
+}
