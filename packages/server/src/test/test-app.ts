@@ -33,6 +33,16 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
+/**
+ * Puts a copy of global-setup.ts's migrated PGlite database in `dataDir` (initdb and the migrations take seconds
+ * each time); nothing when the dir has a database already or when the run is the PostgreSQL leg.
+ */
+export async function copyMigratedDatabase(dataDir: string): Promise<void> {
+  const template = inject('pgliteTemplateDir');
+  const dbDir = path.join(dataDir, 'db');
+  if (template && !existsSync(dbDir)) await cp(template, dbDir, { recursive: true });
+}
+
 export interface TestApp {
   app: App;
   config: Config;
@@ -50,9 +60,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: B
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  // PGlite: start from the migrated copy global-setup.ts made (initdb and migrations take seconds each time).
-  const dbDir = path.join(config.dataDir, 'db');
-  if (!config.databaseUrl && !existsSync(dbDir)) await cp(inject('pgliteTemplateDir'), dbDir, { recursive: true });
+  if (!config.databaseUrl) await copyMigratedDatabase(config.dataDir);
   const app = await buildApp(config, { logger: false, ...options });
   return {
     app,

@@ -13,6 +13,7 @@ import { seedUser } from '../../db/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../auth/session.ts';
 import { scannedPdf } from './test/fixtures.ts';
 import { formData } from './test/helpers.ts';
+import { copyMigratedDatabase } from '../../test/test-app.ts';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -62,6 +63,7 @@ describe('a server killed mid-OCR', () => {
   let child: ChildProcess | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'sb-doc-crash-'));
+    await copyMigratedDatabase(dataDir);
     const database = await openDatabase({ dataDir });
     const userId = await seedUser(database.db, { email: 'crash@g.ucla.edu', courses: ['BIO 101'] });
     cookie = `${SESSION_COOKIE}=${(await createSession(database.db, userId)).token}`;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../../db/connect.ts';
 import { jobs } from '../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { copyMigratedDatabase, createTestApp, type TestApp } from '../../test/test-app.ts';
 import { backoffMs, createJobQueue, PermanentJobError, type JobLog, type JobQueue } from './job-queue.ts';
 
 const silent: JobLog = { info: () => {}, warn: () => {}, error: () => {} };
@@ -197,6 +197,7 @@ describe('job queue across a crash', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'sb-jobs-crash-'));
+    await copyMigratedDatabase(dataDir);
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
