@@ -5,7 +5,8 @@
 //   pglite   the real server on PGlite (one instance)
 //   pg       the real server on PostgreSQL (one instance)
 //   pg2      two instances on one PostgreSQL database, clients split between them (LISTEN/NOTIFY)
-// Prints p50/p95/p99 latency, delivered messages per second, lost and duplicated deliveries, server CPU and RSS.
+// Prints p50/p95/p99 latency, delivered messages per second, lost and duplicated deliveries, server CPU and RSS, and
+// the bench process's own CPU and event-loop delay (the clients must not be the bottleneck).
 //   node --import tsx bench/chat.bench.ts      (or: npm run bench chat)
 // Helpers: bench/chat/seed.ts (bulk seeding), bench/chat/echo-server.ts (the baseline).
 // Env: BENCH_SECONDS (60), BENCH_USERS (1000), BENCH_RATE (500; PGlite: BENCH_RATE_PGLITE, 200),
@@ -17,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -52,6 +54,9 @@ interface Result {
   seconds: number;
   cpu: number | null;
   rssMb: number[];
+  /** The bench process itself (all clients): CPU share and event-loop delay p99, to show it kept up. */
+  clientCpu: number;
+  clientLagP99: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -173,6 +178,9 @@ async function drive(
   });
 
   const before = pids.map(procStats);
+  const clientCpu0 = process.cpuUsage();
+  const lag = monitorEventLoopDelay({ resolution: 2 });
+  lag.enable();
   const rss: number[] = [];
   const sampler = setInterval(() => rss.push(pids.reduce((s, pid) => s + procStats(pid).rssMb, 0)), 1000);
   const start = performance.now();
@@ -200,6 +208,8 @@ async function drive(
   await sleep(500);
   clearInterval(sampler);
   const after = pids.map(procStats);
+  lag.disable();
+  const clientCpu = process.cpuUsage(clientCpu0);
   let lost = 0;
   let duplicated = 0;
   for (const m of sent.values()) {
@@ -223,6 +233,8 @@ async function drive(
     seconds,
     cpu,
     rssMb: rss,
+    clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / ((performance.now() - start) / 1000),
+    clientLagP99: lag.percentile(99) / 1e6,
   };
 }
 
@@ -353,7 +365,7 @@ function report(results: Result[]) {
       .join(' ')}\n`,
   );
   console.log(
-    'run                         rate/s  deliv/s   p50 ms   p95 ms   p99 ms  ack p99   lost  dup   CPU %   RSS MB (max)  p99 ÷ echo',
+    'run                         rate/s  deliv/s   p50 ms   p95 ms   p99 ms  ack p99   lost  dup   CPU %   RSS MB (max)  p99 ÷ echo  client CPU %  client lag p99',
   );
   for (const r of results) {
     const p99 = pct(r.latencies, 99);
@@ -372,6 +384,8 @@ function report(results: Result[]) {
         (r.cpu === null ? '–' : (r.cpu * 100).toFixed(0)).padStart(7),
         (r.rssMb.length ? Math.max(...r.rssMb).toFixed(0) : '–').padStart(13),
         ratio.padStart(11),
+        (r.clientCpu * 100).toFixed(0).padStart(13),
+        f(r.clientLagP99).padStart(15),
       ].join(' '),
     );
   }

@@ -4,7 +4,7 @@ import { chatIdFor, previewOf, type ConversationRef } from '@studybuddy/shared/c
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
 import { groupMembers, groups, messages, users } from '../../db/schema.ts';
-import { insertMessageChecked } from './conversation.repository.ts';
+import { insertMessages } from './conversation.repository.ts';
 
 /** Conversations of `npm run demo` among demo students who are friends (see social-demo.ts). */
 export const DEMO_CHAT = {
@@ -33,16 +33,18 @@ export async function seedChatDemo(db: Db, demo = DEMO_CHAT): Promise<void> {
   const post = async (ref: ConversationRef, from: string, text: string, peer?: string) => {
     const senderId = idOf.get(from);
     if (!senderId) return;
-    await insertMessageChecked(db, {
-      id: randomUUID(),
-      conversation: ref,
-      senderId,
-      senderName: MSG.chat.anonymous,
-      type: 'text',
-      content: text,
-      preview: previewOf('text', text),
-      peerId: peer,
-    });
+    await insertMessages(db, [
+      {
+        id: randomUUID(),
+        conversation: ref,
+        senderId,
+        senderName: MSG.chat.anonymous,
+        type: 'text',
+        content: text,
+        preview: previewOf('text', text),
+        peerId: peer,
+      },
+    ]);
   };
   const hasMessages = async (ref: ConversationRef) =>
     (await db.select({ id: messages.id }).from(messages).where(eq(messages.conversationId, ref.id)).limit(1)).length >

@@ -1,11 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, lt, max, or, sql } from 'drizzle-orm';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import type { Db } from '../../db/connect.ts';
-import { chats, connections, groupMembers, groups, messages, profiles, readState } from '../../db/schema.ts';
+import { chats, connections, groupMembers, messages, profiles, readState } from '../../db/schema.ts';
 
 /** Only this module touches the message tables of both conversation kinds. */
 
-type MessageRow = typeof messages.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
 
 export function toChatMessage(row: MessageRow): ChatMessage {
   return {
@@ -72,79 +73,174 @@ interface RawMessage {
   content: string;
   created_at: string | Date;
   members: string[] | null;
-  peer_unread: string | number | null;
+  peer_unread_before: string | number | null;
+}
+
+export interface MessageToWrite extends NewMessage {
+  /** The conversation's lastMessage text after this message. */
+  preview: string;
+  /** The friend, in a one-to-one chat. */
+  peerId?: string;
+}
+
+export interface WrittenMessage {
+  row: MessageRow;
+  /** A group's member ids (empty for a chat). */
+  members: string[];
+  /**
+   * In a chat, the friend's unread count before this batch: add the batch's messages to the friend to get the
+   * count after it.
+   */
+  peerUnreadBefore: number;
 }
 
 /**
- * Stores a message and moves its conversation's last* fields in one statement (one round trip, atomic):
- * only when the sender may write there (friends / member) and the id is new. Returns the row and, for a
- * group, its member ids, for a chat the friend's unread count; undefined when nothing was written (id taken,
- * or not allowed).
+ * The batch write, one statement (atomic, one round trip) over a JSON array of messages ($1). Every lookup is a
+ * per-row index probe (scalar subqueries, which the planner cannot turn into hashes over whole tables), so the
+ * one plan prepared for it suits any batch size. Chats and groups are updated in id order, so two batches never
+ * wait for each other in a circle. The statement's snapshot does not see the batch's own rows, hence
+ * `peer_unread_before`.
  */
-export async function insertMessageChecked(
-  db: Db,
-  m: NewMessage & { preview: string; peerId?: string },
-): Promise<{ row: MessageRow; members: string[]; peerUnread: number } | undefined> {
-  const { id, conversation: ref, senderId, type, content, preview } = m;
-  const allowed =
-    ref.kind === 'chat'
-      ? sql`exists (select 1 from ${connections} where ${connections.userId} = ${senderId} and ${connections.friendId} = ${m.peerId ?? ''})`
-      : sql`exists (select 1 from ${groupMembers} where ${groupMembers.groupId} = ${ref.id} and ${groupMembers.userId} = ${senderId})`;
-  const [a, b] = [senderId, m.peerId ?? ''].sort();
-  const last =
-    ref.kind === 'chat'
-      ? sql`, up as (
-          insert into ${chats} (id, user_a, user_b, last_message, last_message_time, last_message_sender, last_message_cursor, last_updated)
-          select conversation_id, ${a}, ${b}, ${preview}, created_at, sender_id, cursor, created_at from ins
-          on conflict (id) do update set last_message = excluded.last_message, last_message_time = excluded.last_message_time,
-            last_message_sender = excluded.last_message_sender, last_message_cursor = excluded.last_message_cursor,
-            last_updated = excluded.last_updated
-          where ${chats.lastMessageCursor} < excluded.last_message_cursor)`
-      : sql`, up as (
-          update ${groups} set last_message = ${preview}, last_message_time = ins.created_at, last_message_sender = ins.sender_id,
-            last_message_cursor = ins.cursor, last_updated = ins.created_at
-          from ins where ${groups.id} = ins.conversation_id and ${groups.lastMessageCursor} < ins.cursor)`;
-  const members =
-    ref.kind === 'group'
-      ? sql`(select array_agg(${groupMembers.userId}) from ${groupMembers} where ${groupMembers.groupId} = ${ref.id})`
-      : sql`null::text[]`;
-  // The friend's unread count after this message: the statement's snapshot does not see the new row, hence + 1.
-  const peerUnread =
-    ref.kind === 'chat'
-      ? sql`(select count(*) from ${messages} where ${messages.conversationKind} = 'chat'
-          and ${messages.conversationId} = ${ref.id} and ${messages.senderId} is distinct from ${m.peerId ?? ''}
-          and ${messages.cursor} > coalesce((select ${readState.lastReadCursor} from ${readState}
-            where ${readState.userId} = ${m.peerId ?? ''} and ${readState.conversationKind} = 'chat'
-            and ${readState.conversationId} = ${ref.id}), 0)) + 1`
-      : sql`null::bigint`;
-  const result = (await db.execute(sql`
-    with ins as (
-      insert into ${messages} (id, conversation_kind, conversation_id, sender_id, sender_name, type, content)
-      select ${id}, ${ref.kind}, ${ref.id}, ${senderId},
-        coalesce(nullif(trim((select ${profiles.name} from ${profiles} where ${profiles.userId} = ${senderId})), ''), ${m.senderName}),
-        ${type}, ${content}
-      where ${allowed}
-      on conflict (id) do nothing
-      returning *
-    )${last}
-    select ins.*, ${members} as members, ${peerUnread} as peer_unread from ins`)) as unknown as { rows: RawMessage[] };
-  const raw = result.rows[0];
-  if (!raw) return undefined;
-  return {
-    row: {
-      id: raw.id,
-      cursor: Number(raw.cursor),
-      conversationKind: raw.conversation_kind,
-      conversationId: raw.conversation_id,
-      senderId: raw.sender_id,
-      senderName: raw.sender_name,
-      type: raw.type,
-      content: raw.content,
-      createdAt: new Date(raw.created_at),
-    },
-    members: raw.members ?? [],
-    peerUnread: Number(raw.peer_unread ?? 0),
-  };
+const WRITE_BATCH_SQL = `
+  with input as (
+    select * from json_to_recordset($1::json) as x(ord int, id text, kind text, conv text, sender text,
+      sender_name text, peer text, user_a text, user_b text, type text, content text, preview text)
+  ),
+  ins as (
+    insert into messages (id, conversation_kind, conversation_id, sender_id, sender_name, type, content)
+    select i.id, i.kind, i.conv, i.sender,
+      coalesce(nullif(trim((select p.name from profiles p where p.user_id = i.sender)), ''), i.sender_name),
+      i.type, i.content
+    from input i
+    where case when i.kind = 'chat'
+      then (select true from connections c where c.user_id = i.sender and c.friend_id = i.peer)
+      else (select true from group_members gm where gm.group_id = i.conv and gm.user_id = i.sender) end
+    order by i.ord
+    on conflict (id) do nothing
+    returning *
+  ),
+  latest as (
+    select distinct on (ins.conversation_kind, ins.conversation_id)
+      ins.conversation_kind, ins.conversation_id, ins.sender_id, ins.cursor, ins.created_at, i.preview, i.user_a, i.user_b
+    from ins join input i on i.id = ins.id
+    order by ins.conversation_kind, ins.conversation_id, ins.cursor desc
+  ),
+  up_chats as (
+    insert into chats (id, user_a, user_b, last_message, last_message_time, last_message_sender, last_message_cursor, last_updated)
+    select conversation_id, user_a, user_b, preview, created_at, sender_id, cursor, created_at
+    from latest where conversation_kind = 'chat' order by conversation_id
+    on conflict (id) do update set last_message = excluded.last_message, last_message_time = excluded.last_message_time,
+      last_message_sender = excluded.last_message_sender, last_message_cursor = excluded.last_message_cursor,
+      last_updated = excluded.last_updated
+    where chats.last_message_cursor < excluded.last_message_cursor
+  ),
+  up_groups as (
+    update groups g set last_message = l.preview, last_message_time = l.created_at, last_message_sender = l.sender_id,
+      last_message_cursor = l.cursor, last_updated = l.created_at
+    from (select * from latest where conversation_kind = 'group' order by conversation_id) l
+    where g.id = l.conversation_id and g.last_message_cursor < l.cursor
+  )
+  select ins.*,
+    case when ins.conversation_kind = 'group' then
+      (select array_agg(gm.user_id) from group_members gm where gm.group_id = ins.conversation_id) end as members,
+    case when ins.conversation_kind = 'chat' then (select count(*) from messages o
+      where o.conversation_kind = 'chat' and o.conversation_id = ins.conversation_id
+        and o.sender_id is distinct from i.peer
+        and o.cursor > coalesce((select r.last_read_cursor from read_state r where r.user_id = i.peer
+          and r.conversation_kind = 'chat' and r.conversation_id = ins.conversation_id), 0)) end as peer_unread_before
+  from ins join input i on i.id = ins.id`;
+
+/** The statement's name where it is prepared once per connection. */
+const WRITE_BATCH_NAME = 'chat_write_batch';
+
+interface PgliteClient {
+  exec(query: string): Promise<{ rows: unknown[] }[]>;
+}
+interface PgPool {
+  totalCount: number;
+  query<T>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
+}
+
+/** PGlite's one session, where `chat_write_batch` has been prepared already. */
+const preparedIn = new WeakSet<object>();
+
+/**
+ * Runs the batch write as a prepared statement (planned once, not per batch): node-postgres prepares named
+ * statements on each pooled connection by itself; PGlite (one session) gets a PREPARE once and then EXECUTE
+ * with the JSON as a dollar-quoted literal (EXECUTE takes no bind parameters), over the simple protocol (one
+ * call into PGlite instead of five).
+ */
+async function runWriteBatch(db: Db, json: string): Promise<RawMessage[]> {
+  const client = (db as unknown as { $client: PgliteClient | PgPool }).$client;
+  if ('totalCount' in client) {
+    return (await client.query<RawMessage>({ name: WRITE_BATCH_NAME, text: WRITE_BATCH_SQL, values: [json] })).rows;
+  }
+  const pglite = client as PgliteClient;
+  if (!preparedIn.has(pglite)) {
+    await pglite.exec(`prepare ${WRITE_BATCH_NAME} (text) as ${WRITE_BATCH_SQL}`);
+    preparedIn.add(pglite);
+  }
+  let tag: string;
+  do tag = `$j${randomBytes(8).toString('hex')}$`;
+  while (json.includes(tag));
+  const [result] = await pglite.exec(`execute ${WRITE_BATCH_NAME} (${tag}${json}${tag})`);
+  return (result?.rows ?? []) as RawMessage[];
+}
+
+/**
+ * Stores a batch of messages in one statement (one round trip, atomic): each only when its sender may write
+ * there (friends / member) and its id is new, in the order given (cursors follow it). Moves each conversation's
+ * last* fields to its newest message of the batch. Ids must be distinct. Returns the written ones by id; an id
+ * missing was not written (taken already, or not allowed).
+ */
+export async function insertMessages(db: Db, batch: MessageToWrite[]): Promise<Map<string, WrittenMessage>> {
+  if (!batch.length) return new Map();
+  const json = JSON.stringify(
+    batch.map((m, ord) => {
+      const [a, b] = [m.senderId, m.peerId ?? ''].sort();
+      return {
+        ord,
+        id: m.id,
+        kind: m.conversation.kind,
+        conv: m.conversation.id,
+        sender: m.senderId,
+        sender_name: m.senderName,
+        peer: m.peerId ?? '',
+        user_a: a,
+        user_b: b,
+        type: m.type,
+        content: m.content,
+        preview: m.preview,
+      };
+    }),
+  );
+  const rows = await runWriteBatch(db, json);
+  return new Map(
+    rows.map((raw) => [
+      raw.id,
+      {
+        row: {
+          id: raw.id,
+          cursor: Number(raw.cursor),
+          conversationKind: raw.conversation_kind,
+          conversationId: raw.conversation_id,
+          senderId: raw.sender_id,
+          senderName: raw.sender_name,
+          type: raw.type,
+          content: raw.content,
+          createdAt: new Date(raw.created_at),
+        },
+        members: raw.members ?? [],
+        peerUnreadBefore: Number(raw.peer_unread_before ?? 0),
+      },
+    ]),
+  );
+}
+
+export async function findMessages(db: Db, ids: string[]): Promise<Map<string, MessageRow>> {
+  if (!ids.length) return new Map();
+  const rows = await db.select().from(messages).where(inArray(messages.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** A page of history, oldest first, before a cursor (the newest page without one). */

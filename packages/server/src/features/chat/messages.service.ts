@@ -1,5 +1,6 @@
 import {
   peerOf,
+  type ChatMessage,
   previewOf,
   type ConversationRef,
   type HistoryQuery,
@@ -13,6 +14,7 @@ import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { attachmentIsValid } from './attachments.service.ts';
+import { GroupCommit } from './group-commit.ts';
 import * as repo from './conversation.repository.ts';
 
 /**
@@ -40,17 +42,108 @@ export async function authorize(db: Db, userId: string, ref: ConversationRef): P
 const idConflict = () => new AppError(409, 'conflict', MSG.chat.idConflict, 'id');
 
 /** A stored message answers a retry only when it is the same sender's message to the same conversation. */
-function sameMessage(
-  row: NonNullable<Awaited<ReturnType<typeof repo.findMessage>>>,
-  userId: string,
-  ref: ConversationRef,
-) {
+function sameMessage(row: repo.MessageRow, userId: string, ref: ConversationRef) {
   return row.senderId === userId && row.conversationKind === ref.kind && row.conversationId === ref.id;
 }
 
+/** What became of one message of a batch. */
+type SendOutcome =
+  | { kind: 'created'; message: ChatMessage }
+  /** Its id was stored already (a retry, or an id someone else used): the stored row. */
+  | { kind: 'stored'; row: repo.MessageRow }
+  /** Not written: the sender may not write to this conversation. */
+  | { kind: 'refused' };
+
+/** One writer per app: messages arriving while a batch is being written go together in the next one. */
+const writers = new WeakMap<AppContext, GroupCommit<repo.MessageToWrite, SendOutcome>>();
+
+export function messageWriter(ctx: AppContext): GroupCommit<repo.MessageToWrite, SendOutcome> {
+  let writer = writers.get(ctx);
+  if (!writer) {
+    writer = new GroupCommit((batch) => writeBatch(ctx, batch), {
+      // PostgreSQL writes two batches side by side (never two of one conversation: its order stays); PGlite has
+      // one connection.
+      concurrency: ctx.database.kind === 'postgres' ? 2 : 1,
+      keyOf: (m) => `${m.conversation.kind}:${m.conversation.id}`,
+    });
+    writers.set(ctx, writer);
+  }
+  return writer;
+}
+
 /**
- * Stores a message once whatever the retries (the client's id is the key) and answers after the commit (one
- * atomic statement). Publishes `message.created` to every member and the friend's new unread count.
+ * Writes a batch in one atomic statement, then publishes what it stored. The first message of an id is the
+ * one written; a repeat of the id in the same batch answers like a retry.
+ */
+async function writeBatch(ctx: AppContext, batch: repo.MessageToWrite[]): Promise<SendOutcome[]> {
+  const firstOf = new Map<string, repo.MessageToWrite>();
+  for (const m of batch) if (!firstOf.has(m.id)) firstOf.set(m.id, m);
+  const written = await repo.insertMessages(ctx.db, [...firstOf.values()]);
+  // Committed: published at once, so nothing that fails from here on can keep the members from hearing it.
+  const created = new Map<string, ChatMessage>();
+  try {
+    publishWritten(ctx, written, firstOf, created);
+  } catch (err) {
+    ctx.log.error({ err }, 'chat: publishing a written batch failed');
+  }
+  const stored = await repo.findMessages(
+    ctx.db,
+    [...firstOf.keys()].filter((id) => !written.has(id)),
+  );
+  return batch.map((m): SendOutcome => {
+    const w = written.get(m.id);
+    if (w && firstOf.get(m.id) === m)
+      return { kind: 'created', message: created.get(m.id) ?? repo.toChatMessage(w.row) };
+    const row = w?.row ?? stored.get(m.id);
+    return row ? { kind: 'stored', row } : { kind: 'refused' };
+  });
+}
+
+/**
+ * `message.created` to every member for each new message, in cursor order; then, per chat, the friend's new
+ * unread count (the count before the batch plus the batch's messages to them).
+ */
+function publishWritten(
+  ctx: AppContext,
+  written: Map<string, repo.WrittenMessage>,
+  sent: Map<string, repo.MessageToWrite>,
+  created: Map<string, ChatMessage>,
+) {
+  const unread = new Map<string, { conversation: ConversationRef; peerId: string; friendId: string; count: number }>();
+  for (const w of [...written.values()].sort((a, b) => a.row.cursor - b.row.cursor)) {
+    const message = repo.toChatMessage(w.row);
+    created.set(message.id, message);
+    const { peerId, senderId } = sent.get(message.id)!;
+    if (!peerId) {
+      ctx.realtime.toUsers(w.members, { type: 'message.created', message });
+      continue;
+    }
+    ctx.realtime.toUsers([senderId, peerId], { type: 'message.created', message });
+    const key = `${message.conversation.id}|${peerId}`;
+    const entry = unread.get(key) ?? {
+      conversation: message.conversation,
+      peerId,
+      friendId: senderId,
+      count: w.peerUnreadBefore,
+    };
+    entry.count += 1;
+    unread.set(key, entry);
+  }
+  for (const { conversation, peerId, friendId, count } of unread.values()) {
+    ctx.realtime.toUsers([peerId], { type: 'unread.changed', conversation, friendId, count });
+  }
+}
+
+/** Lone surrogates become U+FFFD (as a text parameter stored them) and NUL, which PostgreSQL refuses, goes. */
+const cleanText = (text: string) =>
+  text
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replaceAll(String.fromCharCode(0), '');
+
+/**
+ * Stores a message once whatever the retries (the client's id is the key) and answers after the commit.
+ * Publishes `message.created` to every member and the friend's new unread count. Messages arriving together
+ * are written together (group commit), each still all or nothing.
  */
 export async function sendMessage(
   ctx: AppContext,
@@ -63,39 +156,30 @@ export async function sendMessage(
     const stored = await repo.findMessage(ctx.db, input.id);
     if (!stored) throw new AppError(400, 'bad_request', MSG.chat.badAttachment, 'content');
   }
-  const content = input.type === 'text' ? input.content.trim() : input.content;
+  const content = input.type === 'text' ? cleanText(input.content).trim() : input.content;
+  if (!content) throw new AppError(400, 'bad_request', MSG.chat.emptyMessage, 'content');
   const peerId = ref.kind === 'chat' ? (peerOf(ref.id, userId) ?? undefined) : undefined;
-  const inserted =
-    ref.kind === 'chat' && !peerId
-      ? undefined
-      : await repo.insertMessageChecked(ctx.db, {
-          id: input.id,
-          conversation: ref,
-          senderId: userId,
-          senderName: MSG.chat.anonymous,
-          type: input.type,
-          content,
-          preview: previewOf(input.type, content),
-          peerId,
-        });
-  if (!inserted) {
-    // Nothing written: the id is stored already (a retry: answer with it), or the sender may not write here.
-    const stored = await repo.findMessage(ctx.db, input.id);
-    if (!stored) throw forbidden(ref.kind === 'chat' ? MSG.chat.notFriends : MSG.groups.notMember);
-    if (!sameMessage(stored, userId, ref)) throw idConflict();
-    return { message: repo.toChatMessage(stored), created: false };
-  }
-  const message = repo.toChatMessage(inserted.row);
-  ctx.realtime.toUsers(peerId ? [userId, peerId] : inserted.members, { type: 'message.created', message });
-  if (peerId) {
-    ctx.realtime.toUsers([peerId], {
-      type: 'unread.changed',
+  let outcome: SendOutcome;
+  if (ref.kind === 'chat' && !peerId) {
+    // Not a chat of this user: nothing to write, but a retry of a stored id still gets its answer.
+    const row = await repo.findMessage(ctx.db, input.id);
+    outcome = row ? { kind: 'stored', row } : { kind: 'refused' };
+  } else {
+    outcome = await messageWriter(ctx).submit({
+      id: input.id,
       conversation: ref,
-      friendId: userId,
-      count: inserted.peerUnread,
+      senderId: userId,
+      senderName: MSG.chat.anonymous,
+      type: input.type,
+      content,
+      preview: previewOf(input.type, content),
+      peerId,
     });
   }
-  return { message, created: true };
+  if (outcome.kind === 'created') return { message: outcome.message, created: true };
+  if (outcome.kind === 'refused') throw forbidden(ref.kind === 'chat' ? MSG.chat.notFriends : MSG.groups.notMember);
+  if (!sameMessage(outcome.row, userId, ref)) throw idConflict();
+  return { message: repo.toChatMessage(outcome.row), created: false };
 }
 
 export async function history(

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type WebSocket from 'ws';
@@ -23,6 +24,8 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const OPS_PER_SECOND = 50;
 /** Sessions of open sockets are checked again this often (logout or expiry closes the socket). */
 const SESSION_RECHECK_MS = 60_000;
+/** Parts of the ping interval the sockets are spread over. */
+const PING_SLOTS = 20;
 
 export const CLOSE_UNAUTHENTICATED = 4401;
 
@@ -36,6 +39,8 @@ interface SocketState {
   tokens: number;
   refilledAt: number;
   checkedAt: number;
+  /** Which of the PING_SLOTS parts of the ping interval this socket is pinged in. */
+  slot: number;
   token: string;
   /** Live frames held back while a resync is answered (then sent, less the messages the resync carried). */
   held: string[] | null;
@@ -53,6 +58,7 @@ export function realtimeRoutes(ctx: AppContext) {
     const allowedOrigin = new URL(ctx.config.publicUrl).origin;
     const { hub, handlers } = ctx.realtime;
     const sockets = new Set<SocketState>();
+    let nextSlot = 0;
 
     await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
 
@@ -63,10 +69,39 @@ export function realtimeRoutes(ctx: AppContext) {
       if (origin !== allowedOrigin && origin !== own) throw forbidden('Cross-site requests are not allowed.');
     };
 
+    /**
+     * Sessions are checked one after the other: a thousand sockets due at once must not put a thousand queries
+     * in front of the messages (PGlite has one connection, a pool a few).
+     */
+    let rechecking = false;
+    const recheckSessions = async (due: SocketState[]) => {
+      rechecking = true;
+      try {
+        for (const s of due) {
+          if (!sockets.has(s)) continue;
+          s.checkedAt = Date.now();
+          try {
+            const user = await findSessionUser(ctx.db, s.token);
+            if (!user || user.id !== s.conn.userId) s.ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated');
+          } catch (err) {
+            ctx.log.warn({ err }, 'realtime: session recheck failed');
+          }
+        }
+      } finally {
+        rechecking = false;
+      }
+    };
+
+    // Each socket is pinged once per interval, but not all in the same moment: the interval is cut into slots
+    // and each socket has one, so a thousand sockets never stall the event loop at once.
+    let tick = 0;
     const timer = setInterval(() => {
+      const slot = tick++ % PING_SLOTS;
       const now = Date.now();
       const ping = JSON.stringify({ type: 'ping' } satisfies ServerFrame);
+      const due: SocketState[] = [];
       for (const s of sockets) {
+        if (s.slot !== slot) continue;
         if (!s.alive) {
           s.ws.terminate();
           continue;
@@ -74,17 +109,10 @@ export function realtimeRoutes(ctx: AppContext) {
         s.alive = false;
         s.ws.ping();
         s.conn.send(ping);
-        if (now - s.checkedAt > SESSION_RECHECK_MS) {
-          s.checkedAt = now;
-          findSessionUser(ctx.db, s.token).then(
-            (user) => {
-              if (!user || user.id !== s.conn.userId) s.ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated');
-            },
-            (err: unknown) => ctx.log.warn({ err }, 'realtime: session recheck failed'),
-          );
-        }
+        if (now - s.checkedAt > SESSION_RECHECK_MS) due.push(s);
       }
-    }, REALTIME_TIMING.pingMs);
+      if (due.length && !rechecking) void recheckSessions(due);
+    }, REALTIME_TIMING.pingMs / PING_SLOTS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
 
@@ -186,11 +214,23 @@ export function realtimeRoutes(ctx: AppContext) {
       },
       async (ws, request) => {
         const user = requireUser(request);
+        // Frames written in one turn of the event loop (a batch's messages, the unread count, the ack) leave in
+        // one system call: the socket is corked at the first and uncorked once the turn is over.
+        const socket = (ws as unknown as { _socket?: Duplex })._socket;
+        let corked = false;
         const write = (frame: string) => {
           if (ws.readyState !== ws.OPEN) return;
           if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
             ws.terminate();
             return;
+          }
+          if (socket && !corked) {
+            corked = true;
+            socket.cork();
+            setImmediate(() => {
+              corked = false;
+              socket.uncork();
+            });
           }
           ws.send(frame);
         };
@@ -209,6 +249,7 @@ export function realtimeRoutes(ctx: AppContext) {
           tokens: OPS_PER_SECOND * 2,
           refilledAt: now,
           checkedAt: now,
+          slot: nextSlot++ % PING_SLOTS,
           token: request.cookies[SESSION_COOKIE] ?? '',
           held: null,
           write,
