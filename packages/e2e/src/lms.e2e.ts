@@ -222,7 +222,7 @@ describe('Canvas in Chromium', () => {
 
   it('lists a forbidden type under Skipped Courses, survives throttling, and shows the expired-token help', async () => {
     emu.addFault({ kind: 'forbidden', token: EXPIRING, courseId: 1101, resource: 'quizzes' });
-    emu.addFault({ kind: 'throttle', token: EXPIRING, path: '/assignments$', times: 3 });
+    emu.addFault({ kind: 'throttle', token: EXPIRING, path: '/assignment_groups$', times: 3 });
     emu.addFault({ kind: 'throttle', token: EXPIRING, path: '/discussion_topics$', times: 2, status: 403 });
     const page = await signedIn('bo@g.ucla.edu');
     const connected = await page.request.post(`${server.url}/api/lms/connect`, { data: { access_token: EXPIRING } });
@@ -236,7 +236,7 @@ describe('Canvas in Chromium', () => {
     const throttled = emu.requests.filter((r) => r.token === EXPIRING && (r.status === 429 || r.status === 403));
     expect(throttled.length).toBeGreaterThanOrEqual(5);
     expect(
-      emu.requests.filter((r) => r.token === EXPIRING && /assignments\?/.test(r.path) && r.status === 200).length,
+      emu.requests.filter((r) => r.token === EXPIRING && /assignment_groups\?/.test(r.path) && r.status === 200).length,
     ).toBeGreaterThan(0);
     await expectAccessible(page);
 

@@ -23,6 +23,7 @@ import { chatRoutes } from './features/chat/chat.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 import { lmsRoutes } from './features/lms/lms.routes.ts';
 import { documentsRoutes } from './features/documents/documents.routes.ts';
+import { calendarRoutes } from './features/calendar/calendar.routes.ts';
 
 export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
@@ -78,6 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(groupsRoutes(ctx));
   await app.register(lmsRoutes(ctx));
   await app.register(documentsRoutes(ctx));
+  await app.register(calendarRoutes(ctx));
 
   await installSpa(app, config.webDist);
   return Object.assign(app, { ctx }) as App;

@@ -22,6 +22,11 @@ export const LIMITS = {
   forcedRefreshesPerDay: 3,
   coursePalette: 15,
   calendarPickerDays: 35,
+  /** Calendar export (spec §3, §9): the event starts 10 minutes before the due time; reminders e-mail 1440, popup 10. */
+  calendarEventLeadMinutes: 10,
+  calendarEmailReminderMinutes: 1440,
+  calendarPopupReminderMinutes: 10,
+  calendarExportMax: 100,
   ocrMessageMs: 5000,
   openUploadedDocMs: 500,
   unreadPollMs: 5000,

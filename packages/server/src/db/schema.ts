@@ -7,3 +7,4 @@ export * from './schema/chat.ts';
 export * from './schema/jobs.ts';
 export * from './schema/documents.ts';
 export * from './schema/lms.ts';
+export * from './schema/calendar.ts';

@@ -1,6 +1,6 @@
 import { localDay } from '@studybuddy/shared/coursework-filters';
 import { LIMITS } from '@studybuddy/shared/limits';
-import type { CourseworkResponse, FetchCourseworkInput } from '@studybuddy/shared/lms';
+import type { CourseworkItem, CourseworkResponse, FetchCourseworkInput } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -118,4 +118,9 @@ export async function loadCoursework(
     refreshes_remaining: await remaining(),
     source: 'canvas',
   };
+}
+
+/** For other features (calendar export): the user's coursework as last loaded from Canvas; null when never loaded. */
+export async function cachedCoursework(ctx: AppContext, userId: string): Promise<CourseworkItem[] | null> {
+  return (await findCache(ctx.db, userId))?.coursework ?? null;
 }

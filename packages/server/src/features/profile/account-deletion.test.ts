@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadedFile } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
-import { connections, feedback, friendRequests, sessions, users } from '../../db/schema.ts';
+import {
+  calendarFeeds,
+  calendarGoogleTokens,
+  connections,
+  feedback,
+  friendRequests,
+  sessions,
+  users,
+} from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { stagingDir } from '../files/files.service.ts';
@@ -50,6 +58,11 @@ describe('DELETE /api/account', () => {
     ]);
     await db.insert(feedback).values({ id: randomUUID(), userId: ada.id, feedback: 'Nice', rating: 5 });
     await db.insert(sessions).values({ id: randomUUID(), userId: ada.id, expiresAt: new Date(Date.now() + 60_000) });
+    // Calendar export: a Google authorization and a subscription feed.
+    await db
+      .insert(calendarGoogleTokens)
+      .values({ userId: ada.id, accessToken: 'v1.box', refreshToken: 'v1.box', expiresAt: new Date() });
+    await db.insert(calendarFeeds).values({ userId: ada.id, tokenHash: randomUUID(), tokenBox: 'v1.box' });
     const picture = (await uploadDirect(t.app, ada.cookie, await jpegWithGps(120, 120))).json<{ file: UploadedFile }>();
     await t.app.inject({
       method: 'PUT',
@@ -106,6 +119,8 @@ describe('DELETE /api/account', () => {
       'connections',
       'friend_requests',
       'feedback',
+      'calendar_google_tokens',
+      'calendar_feeds',
     ]) {
       expect(tablesBefore, `expected a row in ${table} before`).toContain(table);
     }

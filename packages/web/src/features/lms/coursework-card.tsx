@@ -68,13 +68,20 @@ export function CourseworkCard({ item, courseName, color, now, exportMode, selec
   const Icon = ICONS[item.type];
   const typeLabel = MSG.coursework.types[item.type];
   const left = item.due_date ? timeRemaining(item.due_date, now) : null;
+  // Only items with a due date can go to a calendar.
+  const selectable = !!exportMode && !!item.due_date;
   return (
     <Card
       withBorder
       padding="md"
       radius="md"
-      style={{ borderLeft: `5px solid ${color}`, cursor: exportMode ? 'pointer' : undefined, flex: 1 }}
-      onClick={exportMode ? onToggle : undefined}
+      style={{
+        borderLeft: `5px solid ${color}`,
+        cursor: selectable ? 'pointer' : undefined,
+        opacity: exportMode && !selectable ? 0.6 : undefined,
+        flex: 1,
+      }}
+      onClick={selectable ? onToggle : undefined}
       data-testid="coursework-card"
       aria-label={`${typeLabel}: ${item.name}`}
       component="article"
@@ -101,8 +108,9 @@ export function CourseworkCard({ item, courseName, color, now, exportMode, selec
             <Checkbox
               checked={!!selected}
               onChange={onToggle}
+              disabled={!selectable}
               onClick={(e) => e.stopPropagation()}
-              aria-label={`Select ${item.name}`}
+              aria-label={selectable ? `Select ${item.name}` : `${item.name}: ${MSG.calendar.noDueDateHint}`}
             />
           ) : (
             <HotGroupButton item={item} />

@@ -6,6 +6,11 @@ import { filterCoursework, groupOptions, sortCoursework } from '@studybuddy/shar
 import { MSG } from '@studybuddy/shared/messages';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useSession } from '../auth/use-session.ts';
+import { CalendarActions } from '../calendar/calendar-actions.tsx';
+import { ExportBar } from '../calendar/export-bar.tsx';
+import { FeedModal } from '../calendar/feed-modal.tsx';
+import { SelectCalendarModal } from '../calendar/select-calendar-modal.tsx';
+import { useCalendarExport } from '../calendar/use-calendar-export.ts';
 import { courseColor } from './course-colors.ts';
 import { CourseworkCard } from './coursework-card.tsx';
 import { CourseworkErrorOverlay, CourseworkErrorPage, TokenExpiredOverlay } from './coursework-errors.tsx';
@@ -50,6 +55,7 @@ function ConnectedCoursework({ userId }: { userId: string }) {
   const cw = useCoursework(userId, status.data);
   const { prefs, update, reset } = useCourseworkPreferences(userId);
   const selection = useCardSelection();
+  const calendar = useCalendarExport(selection);
   const [search, setSearch] = useState('');
   const [now, setNow] = useState(() => new Date());
   // The error the user closed; a new failure shows again.
@@ -91,6 +97,7 @@ function ConnectedCoursework({ userId }: { userId: string }) {
   const header = (
     <PageHeader title={MSG.coursework.title}>
       <Group gap="xs">
+        {data && <CalendarActions calendar={calendar} disabled={selection.exportMode} />}
         <Button
           variant="default"
           leftSection={<FilterX size={16} aria-hidden />}
@@ -139,6 +146,7 @@ function ConnectedCoursework({ userId }: { userId: string }) {
     <>
       {header}
       <Stack gap="md" pos="relative">
+        <ExportBar calendar={calendar} selectedCount={selection.selected.size} />
         <CourseworkFiltersBar
           prefs={effective}
           update={update}
@@ -222,6 +230,14 @@ function ConnectedCoursework({ userId }: { userId: string }) {
         onClose={() => setDismissedError(cw.error)}
         settingsUrl={status.data?.settings_url ?? null}
       />
+      <SelectCalendarModal
+        opened={calendar.pickerOpen}
+        onClose={calendar.closePicker}
+        onChoose={calendar.chooseCalendar}
+        onReconnect={calendar.reconnect}
+        preferredId={calendar.lastCalendarId}
+      />
+      <FeedModal opened={calendar.feedOpen} onClose={calendar.closeFeed} />
     </>
   );
 }

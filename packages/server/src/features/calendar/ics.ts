@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import ical, { ICalAlarmType } from 'ical-generator';
+import { calendarEventFor } from '@studybuddy/shared/calendar';
+import { LIMITS } from '@studybuddy/shared/limits';
+import { MSG } from '@studybuddy/shared/messages';
+import type { DatedItem } from './export-items.ts';
+
+/**
+ * An iCalendar file with the §3 event for each item: start 10 minutes before the due time, end at it, an
+ * e-mail alarm 1440 minutes and a display alarm 10 minutes before. UIDs are stable per user and item, so a
+ * calendar app that imports a file twice, or polls the feed, updates events instead of duplicating them.
+ */
+export function buildIcs(items: DatedItem[], owner: { userId: string; email: string }): string {
+  const userKey = createHash('sha256').update(`calendar-uid:${owner.userId}`).digest('hex').slice(0, 16);
+  const cal = ical({
+    name: MSG.calendar.calendarName,
+    prodId: { company: 'StudyBuddy', product: 'Coursework', language: 'EN' },
+  });
+  for (const item of items) {
+    const event = calendarEventFor(item.name, item.due_date);
+    cal.createEvent({
+      id: `${userKey}-${item.id}@studybuddy`,
+      start: new Date(event.start.dateTime),
+      end: new Date(event.end.dateTime),
+      summary: event.summary,
+      description: event.description,
+      url: /^https?:\/\//i.test(item.html_url) ? item.html_url : null,
+      alarms: [
+        {
+          type: ICalAlarmType.email,
+          triggerBefore: LIMITS.calendarEmailReminderMinutes * 60,
+          summary: event.summary,
+          description: event.description,
+          attendees: [{ email: owner.email }],
+        },
+        {
+          type: ICalAlarmType.display,
+          triggerBefore: LIMITS.calendarPopupReminderMinutes * 60,
+          description: event.summary,
+        },
+      ],
+    });
+  }
+  return cal.toString();
+}
