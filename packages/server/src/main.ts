@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { startDemoCalendar } from './demo/demo-calendar.ts';
 import { startDemoCanvas } from './demo/demo-canvas.ts';
 import { seedDemo } from './demo/demo-seed.ts';
 
@@ -15,12 +16,15 @@ async function main() {
     throw err;
   }
   const canvas = config.demo ? await startDemoCanvas(config) : undefined;
+  const calendar = config.demo ? await startDemoCalendar(config) : undefined;
   const app = await buildApp(config);
   if (config.demo) await seedDemo(app.ctx.db, app.log);
   if (canvas) console.log(`  Demo Canvas at ${canvas.url}; token for "Connect Canvas": ${canvas.token}\n`);
+  if (calendar) console.log(`  Demo Google Calendar at ${calendar.url} (Coursework → Connect Google Calendar)\n`);
   const close = async () => {
     await app.close();
     await canvas?.close();
+    await calendar?.close();
     process.exit(0);
   };
   process.once('SIGINT', close);
