@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, NavLink, type CSSVariablesResolver } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -7,6 +7,15 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '700' },
+  components: {
+    // Hovering the active link would darken its background below AA contrast for its text; keep it as it is.
+    NavLink: NavLink.extend({
+      vars: (theme, props) => ({
+        root: props.active && !props.variant ? { '--nl-hover': 'var(--mantine-primary-color-light)' } : {},
+        children: {},
+      }),
+    }),
+  },
 });
 
 /** Mantine's default dimmed grey and error red are below AA contrast on white; use darker ones. */
