@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default on 2 cores is one worker; much of this suite waits (timers, child processes, sockets).
+    maxWorkers: 3,
     // Files share a worker's module cache: importing the whole app once per worker, not once per file. No test
     // mocks modules, and each test builds its own app, database and data dir.
     isolate: false,

@@ -3,8 +3,9 @@ import { BodyError, readJsonObject, sendJson } from './http.ts';
 import type { Emulator } from './server.ts';
 
 /**
- * Control routes for tests and dev (`/__emulator/...`): `GET state` (events, consent visits), `POST faults`
- * `{"summary": "Essay", "status": 500, "times": 1}`, `DELETE faults`, `DELETE events`, `POST expire-tokens`.
+ * Control routes for tests and dev (`/__emulator/...`): `GET state` (events, consent visits, revocations),
+ * `POST faults` `{"summary": "Essay", "status": 500, "times": 1}`, `POST revoke-fault` `{"status": 503}`,
+ * `DELETE faults` (both kinds), `DELETE events`, `POST expire-tokens`.
  */
 export async function handleControl(req: IncomingMessage, res: ServerResponse, url: URL, emu: Emulator) {
   const route = `${req.method} ${url.pathname}`;
@@ -16,6 +17,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
         events: emu.events.map(({ token: _token, ...e }) => e),
         calendars: emu.calendars,
         faults: emu.faults,
+        revocations: emu.revocations.map(({ token: _token, ...r }) => r),
       });
     }
     if (route === 'POST /__emulator/faults') {
@@ -28,6 +30,13 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, u
         times: b.times === undefined ? undefined : Number(b.times),
       });
       return sendJson(res, 201, { id });
+    }
+    if (route === 'POST /__emulator/revoke-fault') {
+      const b = await readJsonObject(req);
+      const status = b.status === undefined ? 500 : Number(b.status);
+      if (!(status >= 400 && status <= 599)) throw new BodyError('status must be 400 to 599');
+      emu.failRevoke({ status, times: b.times === undefined ? undefined : Number(b.times) });
+      return sendJson(res, 201, { ok: true });
     }
     if (route === 'DELETE /__emulator/faults') {
       emu.clearFaults();

@@ -43,8 +43,24 @@ export interface InsertFault {
 export interface IssuedToken {
   kind: 'access' | 'refresh';
   scope: string;
+  /** The grant the token belongs to: revoking any of its tokens revokes them all, like Google. */
+  grant: string;
   /** Access tokens only (ms since the epoch). */
   expiresAt?: number;
+}
+
+/** One successful call of the revoke endpoint. */
+export interface Revocation {
+  at: string;
+  /** The token as sent. */
+  token: string;
+  kind: 'access' | 'refresh';
+}
+
+/** Makes the revoke endpoint fail with `status` (`times` calls, all when absent). */
+export interface RevokeFault {
+  status: number;
+  times?: number;
 }
 
 export const CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar';

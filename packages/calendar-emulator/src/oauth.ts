@@ -16,12 +16,16 @@ interface PendingCode {
 
 /**
  * Google's OAuth 2.0 web-server flow: `GET /o/oauth2/v2/auth` consents at once (the one emulated account
- * always agrees) and redirects back with a code; `POST /token` trades codes and refresh tokens for access tokens.
+ * always agrees) and redirects back with a code; `POST /token` trades codes and refresh tokens for access tokens;
+ * `POST /revoke` revokes a token and, like Google, every other token of its grant.
  */
 export class OAuthEndpoints {
   private codes = new Map<string, PendingCode>();
-  /** Whether the account has granted this client offline access before (then no new refresh token without consent). */
-  private granted = new Set<string>();
+  /**
+   * The account's grant to each client that has offline access (then no new refresh token without consent);
+   * gone once revoked, so the next authorization starts a new grant.
+   */
+  private grants = new Map<string, string>();
 
   constructor(private state: EmulatorState) {}
 
@@ -86,23 +90,45 @@ export class OAuthEndpoints {
       if (!pending || pending.expiresAt < Date.now()) return bad(400, 'invalid_grant', 'Malformed auth code.');
       if (form.get('redirect_uri') !== pending.redirectUri) return bad(400, 'redirect_uri_mismatch', 'Bad Request');
       // Like Google: a refresh token on the first offline grant, and again only when consent was asked for.
-      const withRefresh = pending.offline && (pending.consent || !this.granted.has(pending.clientId));
-      if (pending.offline) this.granted.add(pending.clientId);
-      return sendJson(res, 200, this.issue(pending.scope, withRefresh));
+      const known = this.grants.get(pending.clientId);
+      const withRefresh = pending.offline && (pending.consent || !known);
+      const grantId = known ?? random('grant-');
+      if (pending.offline) this.grants.set(pending.clientId, grantId);
+      return sendJson(res, 200, this.issue(pending.scope, grantId, withRefresh));
     }
     if (grant === 'refresh_token') {
       const refresh = this.state.tokens.get(form.get('refresh_token') ?? '');
       if (!refresh || refresh.kind !== 'refresh')
         return bad(400, 'invalid_grant', 'Token has been expired or revoked.');
-      return sendJson(res, 200, this.issue(refresh.scope, false));
+      return sendJson(res, 200, this.issue(refresh.scope, refresh.grant, false));
     }
     return bad(400, 'unsupported_grant_type', 'Invalid grant_type.');
   }
 
-  private issue(scope: string, withRefresh: boolean) {
+  /**
+   * Google's revoke endpoint: the token in the query (`?token=`) or the form body. An access or refresh token
+   * revokes its whole grant; an unknown, already revoked token answers 400 invalid_token.
+   */
+  async revoke(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
+    const form = new URLSearchParams(await readBody(req));
+    const fault = this.state.revokeFault;
+    if (fault) {
+      if (fault.times !== undefined && --fault.times <= 0) this.state.revokeFault = null;
+      return sendJson(res, fault.status, { error: 'server_error', error_description: 'Backend Error' });
+    }
+    const token = url.searchParams.get('token') ?? form.get('token') ?? '';
+    const issued = this.state.tokens.get(token);
+    if (!issued) return sendJson(res, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
+    for (const [t, info] of this.state.tokens) if (info.grant === issued.grant) this.state.tokens.delete(t);
+    for (const [client, grant] of this.grants) if (grant === issued.grant) this.grants.delete(client);
+    this.state.revocations.push({ at: new Date().toISOString(), token, kind: issued.kind });
+    return sendJson(res, 200, {});
+  }
+
+  private issue(scope: string, grant: string, withRefresh: boolean) {
     const accessToken = random('ya29.emu-');
     const expiresIn = this.state.expiresIn;
-    this.state.tokens.set(accessToken, { kind: 'access', scope, expiresAt: Date.now() + expiresIn * 1000 });
+    this.state.tokens.set(accessToken, { kind: 'access', scope, grant, expiresAt: Date.now() + expiresIn * 1000 });
     const body: Record<string, unknown> = {
       access_token: accessToken,
       expires_in: expiresIn,
@@ -111,7 +137,7 @@ export class OAuthEndpoints {
     };
     if (withRefresh) {
       const refreshToken = random('1//emu-refresh-');
-      this.state.tokens.set(refreshToken, { kind: 'refresh', scope });
+      this.state.tokens.set(refreshToken, { kind: 'refresh', scope, grant });
       body.refresh_token = refreshToken;
     }
     return body;

@@ -9,12 +9,13 @@ import {
   type Authorization,
   type EmuCalendar,
   type InsertFault,
+  type Revocation,
   type StoredEvent,
 } from './model.ts';
 import { OAuthEndpoints } from './oauth.ts';
 import type { EmulatorState } from './state.ts';
 
-export type { Authorization, EmuCalendar, InsertFault, StoredEvent } from './model.ts';
+export type { Authorization, EmuCalendar, InsertFault, Revocation, StoredEvent } from './model.ts';
 export { CALENDAR_SCOPE, DEFAULT_CALENDARS } from './model.ts';
 
 export const EMULATOR_CLIENT_ID = 'studybuddy-calendar-emulator.apps.example.com';
@@ -32,9 +33,10 @@ export interface CalendarEmulatorOptions {
 
 export interface Emulator {
   url: string;
-  /** GOOGLE_AUTH_URL, GOOGLE_TOKEN_URL and GOOGLE_CALENDAR_API_URL pointing at this emulator. */
+  /** GOOGLE_AUTH_URL, GOOGLE_TOKEN_URL, GOOGLE_REVOKE_URL and GOOGLE_CALENDAR_API_URL pointing at this emulator. */
   authUrl: string;
   tokenUrl: string;
+  revokeUrl: string;
   apiUrl: string;
   clientId: string;
   clientSecret: string;
@@ -45,10 +47,15 @@ export interface Emulator {
   authorizations: Authorization[];
   events: StoredEvent[];
   faults: InsertFault[];
+  /** Every successful revoke call, in order (the token as sent; its whole grant stopped working). */
+  revocations: Revocation[];
   /** Visits that asked for consent (prompt=consent). */
   consentCount(): number;
   /** Event inserts whose summary contains `summary` (all when absent) fail with `status` (500). */
   failInsert(rule: { summary?: string; status?: number; times?: number }): string;
+  /** The revoke endpoint fails with `status` (500), `times` calls (all when absent). */
+  failRevoke(rule?: { status?: number; times?: number }): void;
+  /** Removes insert and revoke faults. */
   clearFaults(): void;
   /** Every access token issued so far stops working (refresh tokens still do). */
   expireAccessTokens(): void;
@@ -66,6 +73,8 @@ export async function startCalendarEmulator(options: CalendarEmulatorOptions = {
     tokens: new Map(),
     events: [],
     faults: [],
+    revocations: [],
+    revokeFault: null,
   };
   const oauth = new OAuthEndpoints(state);
   const api = new CalendarApi(state);
@@ -77,6 +86,7 @@ export async function startCalendarEmulator(options: CalendarEmulatorOptions = {
     let work: Promise<number> | number;
     if (route === 'GET /o/oauth2/v2/auth') work = oauth.authorize(res, url);
     else if (route === 'POST /token') work = oauth.token(req, res);
+    else if (route === 'POST /revoke') work = oauth.revoke(req, res, url);
     else if (url.pathname.startsWith('/calendar/v3/')) work = api.handle(req, res, url, origin);
     else if (route === 'GET /calendar/event') work = eventPage(url);
     else if (url.pathname.startsWith('/__emulator/')) work = handleControl(req, res, url, emulator);
@@ -113,6 +123,7 @@ export async function startCalendarEmulator(options: CalendarEmulatorOptions = {
     url,
     authUrl: `${url}/o/oauth2/v2/auth`,
     tokenUrl: `${url}/token`,
+    revokeUrl: `${url}/revoke`,
     apiUrl: `${url}/calendar/v3`,
     clientId: state.clientId,
     clientSecret: state.clientSecret,
@@ -121,19 +132,27 @@ export async function startCalendarEmulator(options: CalendarEmulatorOptions = {
       GOOGLE_CLIENT_SECRET: state.clientSecret,
       GOOGLE_AUTH_URL: `${url}/o/oauth2/v2/auth`,
       GOOGLE_TOKEN_URL: `${url}/token`,
+      GOOGLE_REVOKE_URL: `${url}/revoke`,
       GOOGLE_CALENDAR_API_URL: `${url}/calendar/v3`,
     },
     calendars: state.calendars,
     authorizations: state.authorizations,
     events: state.events,
     faults: state.faults,
+    revocations: state.revocations,
     consentCount: () => state.authorizations.filter((a) => a.prompt?.split(' ').includes('consent')).length,
     failInsert: (rule) => {
       const id = randomUUID();
       state.faults.push({ id, summary: rule.summary, status: rule.status ?? 500, times: rule.times });
       return id;
     },
-    clearFaults: () => void state.faults.splice(0),
+    failRevoke: (rule = {}) => {
+      state.revokeFault = { status: rule.status ?? 500, times: rule.times };
+    },
+    clearFaults: () => {
+      state.faults.splice(0);
+      state.revokeFault = null;
+    },
     expireAccessTokens: () => {
       for (const t of state.tokens.values()) if (t.kind === 'access') t.expiresAt = 0;
     },

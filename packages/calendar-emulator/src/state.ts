@@ -1,4 +1,12 @@
-import type { Authorization, EmuCalendar, InsertFault, IssuedToken, StoredEvent } from './model.ts';
+import type {
+  Authorization,
+  EmuCalendar,
+  InsertFault,
+  IssuedToken,
+  Revocation,
+  RevokeFault,
+  StoredEvent,
+} from './model.ts';
 
 /** Everything the emulator remembers; tests read it through the Emulator object or `GET /__emulator/state`. */
 export interface EmulatorState {
@@ -11,4 +19,6 @@ export interface EmulatorState {
   tokens: Map<string, IssuedToken>;
   events: StoredEvent[];
   faults: InsertFault[];
+  revocations: Revocation[];
+  revokeFault: RevokeFault | null;
 }

@@ -182,6 +182,35 @@ describe('calendar export in Chromium', () => {
     await page.close();
   });
 
+  it('disconnects Google after a confirmation; the next connect asks for consent again', async () => {
+    const page = await signedIn('ada@g.ucla.edu');
+    await withCoursework(page);
+    await page.goto(`${server.url}/assignments`);
+    await cards(page).first().waitFor();
+
+    await page.getByRole('button', { name: MSG.calendar.googleOptions }).click();
+    await page.getByRole('menuitem', { name: MSG.calendar.disconnect }).click();
+    const confirm = page.getByRole('dialog', { name: MSG.calendar.disconnectTitle });
+    await confirm.getByText(MSG.calendar.disconnectBody).waitFor();
+    await expectAccessible(page);
+    const revocations = google.revocations.length;
+    await confirm.getByRole('button', { name: MSG.calendar.disconnectConfirm, exact: true }).click();
+    await page.getByText(MSG.calendar.disconnected).waitFor();
+    await confirm.waitFor({ state: 'detached' });
+    expect(google.revocations).toHaveLength(revocations + 1);
+    expect(google.revocations.at(-1)!.kind).toBe('refresh');
+    // The status was fetched again: the menu is gone with the connection.
+    await page.getByRole('button', { name: MSG.calendar.googleOptions }).waitFor({ state: 'detached' });
+
+    const visits = google.authorizations.length;
+    await page.getByRole('button', { name: MSG.calendar.connect, exact: true }).click();
+    await page.getByRole('dialog', { name: MSG.calendar.selectTitle }).waitFor();
+    expect(google.authorizations).toHaveLength(visits + 1);
+    expect(google.authorizations.at(-1)!.prompt).toBe('consent');
+    await page.getByRole('button', { name: MSG.calendar.googleOptions }).waitFor();
+    await page.close();
+  });
+
   it('downloads an .ics of the selection and manages the private feed (mobile width)', async () => {
     const page = await signedIn('bo@g.ucla.edu', { width: 375, height: 800 });
     const items = await withCoursework(page);

@@ -30,7 +30,14 @@ export interface Config {
   s3?: S3Config;
   oidc?: OidcConfig;
   canvasUrls: { UCLA?: string; CMU?: string; WISC?: string };
-  google?: { clientId: string; clientSecret: string; authUrl: string; tokenUrl: string; apiUrl: string };
+  google?: {
+    clientId: string;
+    clientSecret: string;
+    authUrl: string;
+    tokenUrl: string;
+    revokeUrl: string;
+    apiUrl: string;
+  };
   llm?: { baseUrl: string; apiKey?: string; model: string };
   secretKey: string;
   /** Serve the built SPA from this folder when it exists. */
@@ -157,6 +164,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       clientSecret: google.GOOGLE_CLIENT_SECRET,
       authUrl: url(env, 'GOOGLE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth')!,
       tokenUrl: url(env, 'GOOGLE_TOKEN_URL', 'https://oauth2.googleapis.com/token')!,
+      revokeUrl: url(env, 'GOOGLE_REVOKE_URL', 'https://oauth2.googleapis.com/revoke')!,
       apiUrl: url(env, 'GOOGLE_CALENDAR_API_URL', 'https://www.googleapis.com/calendar/v3')!,
     },
     llm: llmBase

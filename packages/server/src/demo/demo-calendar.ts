@@ -16,6 +16,7 @@ export async function startDemoCalendar(config: Config): Promise<{ close(): Prom
     clientSecret: emulator.clientSecret,
     authUrl: emulator.authUrl,
     tokenUrl: emulator.tokenUrl,
+    revokeUrl: emulator.revokeUrl,
     apiUrl: emulator.apiUrl,
   };
   return { close: () => emulator.close(), url: emulator.url };

@@ -37,6 +37,15 @@ export async function deleteGoogleTokens(db: Db, userId: string): Promise<void> 
   await db.delete(calendarGoogleTokens).where(eq(calendarGoogleTokens.userId, userId));
 }
 
+/** Disconnect: the tokens and the chosen calendar go, and the next connect asks for consent again. */
+export async function removeGoogleConnection(db: Db, userId: string): Promise<void> {
+  await db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await tx.delete(calendarGoogleTokens).where(eq(calendarGoogleTokens.userId, userId));
+    await tx.update(profiles).set({ gcalEnabled: false }).where(eq(profiles.userId, userId));
+  });
+}
+
 export async function gcalEnabled(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ gcal: profiles.gcalEnabled })

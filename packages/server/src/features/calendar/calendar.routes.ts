@@ -12,11 +12,13 @@ import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
 import { notFound, parse } from '../../platform/errors.ts';
 import { requireUser } from '../auth/session.ts';
+import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
 import { feedIcs, getFeed, regenerateFeed, revokeFeed } from './feed.service.ts';
 import { GoogleApiError, GoogleAuthError } from './google-client.ts';
 import {
   CALLBACK_PATH,
   calendarStatus,
+  disconnectGoogle,
   exportToGoogle,
   finishAuthorization,
   googleCalendars,
@@ -54,6 +56,15 @@ export function calendarRoutes(ctx: AppContext) {
   const backToCoursework = (reply: FastifyReply, outcome: CalendarReturn) =>
     reply.redirect(`${ROUTES.assignments}?${CALENDAR_RETURN_PARAM}=${outcome}`, 302);
 
+  // A deleted account also gives up its Google grant; best-effort, it never stops the deletion.
+  registerAccountCleanup(ctx, async (userId) => {
+    try {
+      await disconnectGoogle(ctx, userId);
+    } catch (err) {
+      ctx.log.warn({ userId, err }, 'Google Calendar disconnect on account deletion failed');
+    }
+  });
+
   return async (app: FastifyInstance) => {
     app.get('/api/calendar/status', async (request) => calendarStatus(ctx, requireUser(request).id));
 
@@ -88,6 +99,12 @@ export function calendarRoutes(ctx: AppContext) {
         return backToCoursework(reply, CALENDAR_RETURN.failed);
       }
       return backToCoursework(reply, CALENDAR_RETURN.connected);
+    });
+
+    /** Disconnects Google Calendar (revoking the grant at Google when possible); 204 also when not connected. */
+    app.delete('/api/calendar/google', async (request, reply) => {
+      await disconnectGoogle(ctx, requireUser(request).id);
+      return reply.status(204).send();
     });
 
     app.get('/api/calendar/google/calendars', async (request) => googleCalendars(ctx, requireUser(request).id));

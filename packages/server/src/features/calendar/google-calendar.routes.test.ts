@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { startCalendarEmulator, type Emulator } from '@studybuddy/calendar-emulator/server';
 import type { CalendarStatus, GoogleCalendarsResponse, GoogleExportResponse } from '@studybuddy/shared/calendar';
 import { MSG } from '@studybuddy/shared/messages';
+import { PROFILE_API } from '@studybuddy/shared/profile';
 import { calendarGoogleTokens, profiles } from '../../db/schema.ts';
+import { decryptSecret } from '../../platform/crypto.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { inDays, item, seedCoursework } from './calendar-test-helpers.ts';
@@ -58,6 +60,32 @@ const exportTo = (user: TestUser, body: unknown) =>
   call<GoogleExportResponse & ErrorBody>(user, 'POST', '/api/calendar/google/export', body);
 const tokensRow = async (user: TestUser) =>
   (await t.app.ctx.db.select().from(calendarGoogleTokens).where(eq(calendarGoogleTokens.userId, user.id)))[0];
+const gcalEnabledOf = async (user: TestUser) =>
+  (await t.app.ctx.db.select().from(profiles).where(eq(profiles.userId, user.id)))[0]?.gcalEnabled;
+const disconnect = (user: TestUser | null) => call<ErrorBody | null>(user, 'DELETE', '/api/calendar/google');
+/** The refresh token as Google issued it (the server keeps it encrypted). */
+const storedRefreshToken = async (user: TestUser) =>
+  decryptSecret(
+    t.app.ctx.config.secretKey,
+    (await tokensRow(user))!.refreshToken!,
+    `google-calendar:refresh:${user.id}`,
+  );
+/** Asks the emulated Google directly whether a refresh token still works. */
+async function refreshAtGoogle(refreshToken: string) {
+  const res = await fetch(emu.tokenUrl, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: emu.clientId,
+      client_secret: emu.clientSecret,
+    }),
+  });
+  return { status: res.status, error: ((await res.json()) as { error?: string }).error };
+}
+const accessTokenWorks = async (token: string) =>
+  (await fetch(`${emu.apiUrl}/users/me/calendarList`, { headers: { Authorization: `Bearer ${token}` } })).status ===
+  200;
 
 beforeAll(async () => {
   emu = await startCalendarEmulator();
@@ -85,6 +113,7 @@ describe('calendar routes need a signed-in user', () => {
       ['GET', '/api/calendar/google/authorize'],
       ['GET', '/api/calendar/google/calendars'],
       ['POST', '/api/calendar/google/export'],
+      ['DELETE', '/api/calendar/google'],
     ] as const) {
       const res = await call<ErrorBody>(null, method, url, method === 'POST' ? {} : undefined);
       expect(res.status, url).toBe(401);
@@ -296,6 +325,105 @@ describe('export to Google (§3 event, §8 failure)', () => {
     const all = seen.join('\n');
     for (const token of tokens) expect(all).not.toContain(token);
     expect(all).not.toMatch(/ya29\.|1\/\/emu-refresh/);
+  });
+});
+
+describe('disconnect Google Calendar', () => {
+  it('revokes the grant at Google, deletes the tokens and the chosen calendar, and resets gcal_enabled', async () => {
+    expect((await status(ada)).body.google).toMatchObject({ connected: true, calendar_id: 'student@example.com' });
+    const refresh = await storedRefreshToken(ada);
+    const accessTokens = [...new Set(emu.events.map((e) => e.token))];
+    expect(await accessTokenWorks(accessTokens.at(-1)!)).toBe(true);
+    const before = emu.revocations.length;
+
+    const res = await disconnect(ada);
+    expect(res.status).toBe(204);
+    expect(emu.revocations.slice(before)).toEqual([{ at: expect.any(String), token: refresh, kind: 'refresh' }]);
+    // Revoking the refresh token ended the whole grant at Google, its access tokens too.
+    expect(await refreshAtGoogle(refresh)).toEqual({ status: 400, error: 'invalid_grant' });
+    for (const token of accessTokens) expect(await accessTokenWorks(token)).toBe(false);
+
+    expect(await tokensRow(ada)).toBeUndefined();
+    expect(await gcalEnabledOf(ada)).toBe(false);
+    expect((await status(ada)).body).toEqual({ google: { configured: true, connected: false, calendar_id: null } });
+    const refused = await exportTo(ada, { calendar_id: 'student@example.com', item_ids: ['a1'] });
+    expect(refused.status).toBe(409);
+    expect((refused.body as ErrorBody).error.message).toBe(MSG.calendar.notConnected);
+  });
+
+  it('the next connect asks for consent again and gets a new grant that works', async () => {
+    const consents = emu.consentCount();
+    const revoked = emu.revocations.at(-1)!.token;
+    const { consentUrl, location } = await connectGoogle(ada);
+    expect(consentUrl.searchParams.get('prompt')).toBe('consent');
+    expect(location).toBe('/assignments?calendar=connected');
+    expect(emu.consentCount()).toBe(consents + 1);
+    expect(await gcalEnabledOf(ada)).toBe(true);
+    expect(await storedRefreshToken(ada)).not.toBe(revoked);
+    expect((await status(ada)).body.google).toEqual({ configured: true, connected: true, calendar_id: null });
+    const res = await exportTo(ada, { calendar_id: 'student@example.com', item_ids: ['quiz_3'] });
+    expect(res.body.failed).toEqual([]);
+  });
+
+  it('a failing revoke call still disconnects locally', async () => {
+    emu.failRevoke({ status: 503 });
+    const refresh = await storedRefreshToken(ada);
+    const before = emu.revocations.length;
+    const res = await disconnect(ada);
+    expect(res.status).toBe(204);
+    expect(emu.revocations.length).toBe(before);
+    // Google did not revoke anything, yet nothing is left here.
+    expect((await refreshAtGoogle(refresh)).status).toBe(200);
+    expect(await tokensRow(ada)).toBeUndefined();
+    expect(await gcalEnabledOf(ada)).toBe(false);
+    expect((await status(ada)).body.google.connected).toBe(false);
+  });
+
+  it('an unreachable revoke endpoint still disconnects locally', async () => {
+    await connectGoogle(ada);
+    expect(await tokensRow(ada)).toBeDefined();
+    const google = t.app.ctx.config.google!;
+    const revokeUrl = google.revokeUrl;
+    google.revokeUrl = 'http://127.0.0.1:9/revoke'; // nothing listens there
+    try {
+      expect((await disconnect(ada)).status).toBe(204);
+    } finally {
+      google.revokeUrl = revokeUrl;
+    }
+    expect(await tokensRow(ada)).toBeUndefined();
+    expect(await gcalEnabledOf(ada)).toBe(false);
+  });
+
+  it('answers 204 when nothing is connected, without calling Google', async () => {
+    const before = emu.revocations.length;
+    expect((await disconnect(bo)).status).toBe(204);
+    expect(emu.revocations.length).toBe(before);
+    expect(await gcalEnabledOf(bo)).toBe(false);
+  });
+
+  it('deleting the account revokes the grant too, and a failing revoke does not stop the deletion', async () => {
+    const deleteAccount = (user: TestUser) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: PROFILE_API.account,
+        headers: { cookie: user.cookie },
+        payload: { password: 'password123' },
+      });
+    const cy = await createUser(t.app, { name: 'Cy' });
+    await connectGoogle(cy);
+    const refresh = await storedRefreshToken(cy);
+    const before = emu.revocations.length;
+    expect((await deleteAccount(cy)).statusCode).toBe(200);
+    expect(emu.revocations.slice(before).map((r) => r.token)).toEqual([refresh]);
+    expect(await tokensRow(cy)).toBeUndefined();
+
+    const dee = await createUser(t.app, { name: 'Dee' });
+    await connectGoogle(dee);
+    emu.failRevoke({ status: 500 });
+    expect((await deleteAccount(dee)).statusCode).toBe(200);
+    expect(emu.revocations.length).toBe(before + 1);
+    expect(await tokensRow(dee)).toBeUndefined();
+    expect(await gcalEnabledOf(dee)).toBeUndefined();
   });
 });
 

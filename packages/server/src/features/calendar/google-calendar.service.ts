@@ -16,6 +16,7 @@ import {
   ensureGcalEnabled,
   findGoogleTokens,
   gcalEnabled,
+  removeGoogleConnection,
   saveChosenCalendar,
   saveGoogleTokens,
 } from './calendar.repository.ts';
@@ -28,6 +29,7 @@ import {
   insertEvent,
   listCalendars,
   refreshAccessToken,
+  revokeToken,
   type GoogleConfig,
   type GoogleTokens,
 } from './google-client.ts';
@@ -110,6 +112,24 @@ export async function startAuthorization(ctx: AppContext, userId: string): Promi
 export async function finishAuthorization(ctx: AppContext, userId: string, code: string): Promise<void> {
   const tokens = await exchangeCode(googleConfig(ctx), code, redirectUri(ctx));
   await storeTokens(ctx, userId, tokens);
+}
+
+/**
+ * Disconnect: the stored tokens and chosen calendar are deleted and gcal_enabled set false (the next connect asks
+ * for consent again), then the grant is revoked at Google. The revoke is best-effort: it runs after the local
+ * disconnect, and its failure is only logged (the user can still remove the app in their Google account).
+ */
+export async function disconnectGoogle(ctx: AppContext, userId: string): Promise<void> {
+  const tokens = await storedTokens(ctx, userId);
+  await removeGoogleConnection(ctx.db, userId);
+  const google = ctx.config.google;
+  if (!tokens || !google) return;
+  try {
+    await revokeToken(google, tokens.refresh ?? tokens.access);
+  } catch (err) {
+    const detail = err instanceof GoogleApiError ? { status: err.status } : { err };
+    ctx.log.warn({ userId, ...detail }, 'Google token revoke failed; disconnected locally');
+  }
 }
 
 /** A valid access token: the stored one while valid, else a refreshed one; 409 when the user must connect again. */

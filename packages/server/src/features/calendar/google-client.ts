@@ -6,11 +6,14 @@ export interface GoogleConfig {
   clientSecret: string;
   authUrl: string;
   tokenUrl: string;
+  revokeUrl: string;
   apiUrl: string;
 }
 
 export const CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar';
 const TIMEOUT_MS = 15_000;
+/** Revoking is best-effort: a slow Google must not keep the user waiting long. */
+const REVOKE_TIMEOUT_MS = 5_000;
 
 /** Google refused the token (401) or the grant (invalid_grant): the user has to authorize again. */
 export class GoogleAuthError extends Error {}
@@ -49,9 +52,9 @@ export function authorizationUrl(
   return url.toString();
 }
 
-async function call(input: string, init: RequestInit): Promise<Response> {
+async function call(input: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<Response> {
   try {
-    return await fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
+    return await fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
   } catch {
     throw new GoogleApiError(null, 'Google could not be reached');
   }
@@ -93,6 +96,25 @@ export function exchangeCode(google: GoogleConfig, code: string, redirectUri: st
 
 export function refreshAccessToken(google: GoogleConfig, refreshToken: string, now = new Date()) {
   return tokenRequest(google, { grant_type: 'refresh_token', refresh_token: refreshToken }, now);
+}
+
+/**
+ * Revokes a token at Google; a refresh token revokes the whole grant (its access tokens too). The token goes in
+ * the form body, not the address, so it stays out of logs. A token Google no longer knows counts as revoked.
+ */
+export async function revokeToken(google: GoogleConfig, token: string): Promise<void> {
+  const res = await call(
+    google.revokeUrl,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({ token }),
+    },
+    REVOKE_TIMEOUT_MS,
+  );
+  const body = (await res.json().catch(() => null)) as { error?: unknown } | null;
+  if (res.ok || (res.status === 400 && body?.error === 'invalid_token')) return;
+  throw new GoogleApiError(res.status, `revoke endpoint answered ${res.status}`);
 }
 
 async function apiCall<T>(google: GoogleConfig, token: string, path: string, init: RequestInit = {}): Promise<T> {

@@ -37,6 +37,18 @@ export function useGoogleExport() {
   });
 }
 
+/** Disconnects Google Calendar; the status is fetched again and the calendar list forgotten. */
+export function useDisconnectGoogle() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<null>('/api/calendar/google', { method: 'DELETE' }),
+    onSettled: async () => {
+      client.removeQueries({ queryKey: CALENDARS_KEY });
+      await client.invalidateQueries({ queryKey: CALENDAR_STATUS_KEY });
+    },
+  });
+}
+
 /** Asks the server for the .ics of these items and hands it to the browser as a download. */
 export async function downloadIcs(itemIds: string[]): Promise<void> {
   let res: Response;

@@ -128,6 +128,7 @@ export function useCalendarExport(selection: CardSelection) {
 
   return {
     googleConfigured: status.data?.google.configured ?? false,
+    googleConnected: status.data?.google.connected ?? false,
     lastCalendarId: status.data?.google.calendar_id ?? null,
     connecting,
     connectGoogle,
