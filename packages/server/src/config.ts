@@ -9,6 +9,16 @@ export interface OidcConfig {
   name: string;
 }
 
+/** The Google endpoints and client credentials (tests point the URLs at the calendar emulator). */
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  apiUrl: string;
+}
+
 export interface S3Config {
   endpoint?: string;
   bucket: string;
@@ -30,14 +40,7 @@ export interface Config {
   s3?: S3Config;
   oidc?: OidcConfig;
   canvasUrls: { UCLA?: string; CMU?: string; WISC?: string };
-  google?: {
-    clientId: string;
-    clientSecret: string;
-    authUrl: string;
-    tokenUrl: string;
-    revokeUrl: string;
-    apiUrl: string;
-  };
+  google?: GoogleConfig;
   llm?: { baseUrl: string; apiKey?: string; model: string };
   secretKey: string;
   /** Serve the built SPA from this folder when it exists. */

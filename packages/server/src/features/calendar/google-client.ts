@@ -1,14 +1,8 @@
 import type { CalendarEventBody, GoogleCalendarEntry } from '@studybuddy/shared/calendar';
 
-/** The Google endpoints and client credentials (config.google; tests point the URLs at the calendar emulator). */
-export interface GoogleConfig {
-  clientId: string;
-  clientSecret: string;
-  authUrl: string;
-  tokenUrl: string;
-  revokeUrl: string;
-  apiUrl: string;
-}
+import type { GoogleConfig } from '../../config.ts';
+
+export type { GoogleConfig };
 
 export const CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar';
 const TIMEOUT_MS = 15_000;
