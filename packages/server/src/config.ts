@@ -27,6 +27,28 @@ export interface S3Config {
   region: string;
 }
 
+/** Per-student quotas and decoder caps (hostile-input limits); every one has a QUOTA_* / *_MAX_* setting. */
+export interface Limits {
+  /** Largest decoded image, in pixels (profile pictures, chat images, OCR, PDF images). IMAGE_MAX_PIXELS */
+  imageMaxPixels: number;
+  /** Pages read from one document (text layer or OCR). DOCUMENT_MAX_PAGES */
+  documentMaxPages: number;
+  /** Heap of one document worker; past it only the worker ends. WORKER_MEMORY_MB */
+  workerMemoryMb: number;
+  /** Total bytes a student may keep in documents, chat files and images. QUOTA_STORAGE_MB */
+  storageBytes: number;
+  /** Course documents a student may add per day. QUOTA_DOCUMENTS_PER_DAY */
+  documentsPerDay: number;
+  /** Resumable (tus) uploads a student may start per day. QUOTA_UPLOADS_PER_DAY */
+  uploadsPerDay: number;
+  /** WebSocket connections one student may hold open at once. QUOTA_SOCKETS */
+  socketsPerStudent: number;
+  /** Friend requests a student may send per day. QUOTA_FRIEND_REQUESTS_PER_DAY */
+  friendRequestsPerDay: number;
+  /** Feedback messages per IP per hour. QUOTA_FEEDBACK_PER_HOUR */
+  feedbackPerHour: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -53,6 +75,7 @@ export interface Config {
   trustProxy: boolean;
   /** Seed demo students (and later demo data) into an empty database at start. */
   demo: boolean;
+  limits: Limits;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +122,28 @@ function seconds(env: Env, key: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${key} must be a positive number of seconds, got "${raw}"`);
   return n;
+}
+
+function positiveInt(env: Env, key: string, fallback: number): number {
+  const raw = str(env, key);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${key} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+export function loadLimits(env: Env = {}): Limits {
+  return {
+    imageMaxPixels: positiveInt(env, 'IMAGE_MAX_PIXELS', 40_000_000),
+    documentMaxPages: positiveInt(env, 'DOCUMENT_MAX_PAGES', 500),
+    workerMemoryMb: positiveInt(env, 'WORKER_MEMORY_MB', 1024),
+    storageBytes: positiveInt(env, 'QUOTA_STORAGE_MB', 1024) * 1024 * 1024,
+    documentsPerDay: positiveInt(env, 'QUOTA_DOCUMENTS_PER_DAY', 100),
+    uploadsPerDay: positiveInt(env, 'QUOTA_UPLOADS_PER_DAY', 200),
+    socketsPerStudent: positiveInt(env, 'QUOTA_SOCKETS', 20),
+    friendRequestsPerDay: positiveInt(env, 'QUOTA_FRIEND_REQUESTS_PER_DAY', 100),
+    feedbackPerHour: positiveInt(env, 'QUOTA_FEEDBACK_PER_HOUR', 20),
+  };
 }
 
 function requireAll<T extends string>(env: Env, keys: readonly T[], group: string): Record<T, string> | undefined {
@@ -180,5 +225,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rateLimitWindowMs: seconds(env, 'RATE_LIMIT_WINDOW', 60) * 1000,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     demo: bool(env, 'DEMO', false),
+    limits: loadLimits(env),
   };
 }

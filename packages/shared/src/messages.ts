@@ -612,4 +612,18 @@ export const MSG = {
     forbidden: 'You do not have permission to do that.',
     internal: 'Something went wrong on our side. Please try again.',
   },
+  quota: {
+    /** One text for every per-student limit; it names the limit, its size and when it frees up. */
+    exceeded: (what: string, limit: string, when: string) => `Limit reached: ${what} (${limit}). ${when}`,
+    storage: 'storage space for your files',
+    documentsPerDay: 'course documents uploaded per day',
+    uploadsPerDay: 'large uploads started per day',
+    sockets: 'open tabs and devices connected at once',
+    friendRequestsPerDay: 'friend requests sent per day',
+    feedbackPerHour: 'feedback messages per hour from your network',
+    tryTomorrow: 'Please try again tomorrow.',
+    tryLater: 'Please try again later.',
+    freeSpace: 'Delete some documents or files to free space.',
+    closeTabs: 'Close another tab or device and try again.',
+  },
 } as const;
