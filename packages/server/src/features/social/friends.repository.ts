@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { connections, profiles } from '../../db/schema.ts';
 import { COMPLETE, rows } from './social.sql.ts';
@@ -45,6 +45,10 @@ export interface FriendRow {
   year: string;
 }
 
+/**
+ * Newest friendship first (spec: accepted requests ordered by acceptedAt descending). The connection rows are written
+ * in the accept transaction, so their createdAt is the acceptedAt; demo friendships without a request sort the same way.
+ */
 export async function listFriends(db: Db, userId: string): Promise<FriendRow[]> {
   return db
     .select({
@@ -57,7 +61,7 @@ export async function listFriends(db: Db, userId: string): Promise<FriendRow[]> 
     .from(connections)
     .innerJoin(profiles, eq(profiles.userId, connections.friendId))
     .where(eq(connections.userId, userId))
-    .orderBy(asc(profiles.lowercaseName), asc(profiles.userId));
+    .orderBy(desc(connections.createdAt), asc(profiles.lowercaseName), asc(profiles.userId));
 }
 
 export async function friendIds(db: Db, userId: string): Promise<string[]> {
