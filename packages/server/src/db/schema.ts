@@ -5,6 +5,7 @@ export * from './schema/feedback.ts';
 export * from './schema/social.ts';
 export * from './schema/chat.ts';
 export * from './schema/jobs.ts';
+export * from './schema/files.ts';
 export * from './schema/documents.ts';
 export * from './schema/lms.ts';
 export * from './schema/calendar.ts';

@@ -8,6 +8,8 @@ export const jobs = pgTable(
   {
     id: text('id').primaryKey(),
     kind: text('kind').notNull(),
+    /** Whose work this is (a user id; '' for the system): the queue takes turns between owners. */
+    owner: text('owner').notNull().default(''),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
       .notNull()
@@ -18,6 +20,8 @@ export const jobs = pgTable(
     /** The worker holding the job and until when; an expired lease makes a running job claimable again. */
     lockedBy: text('locked_by'),
     lockedUntil: at('locked_until'),
+    /** When a worker last took the job; an owner's latest claim decides whose turn is next. */
+    claimedAt: at('claimed_at'),
     lastError: text('last_error'),
     /** At most one queued or running job per key (e.g. one processing job per document). */
     dedupeKey: text('dedupe_key'),
@@ -27,6 +31,7 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_claim_idx').on(t.status, t.runAt),
+    index('jobs_owner_claimed_idx').on(t.owner, t.claimedAt),
     uniqueIndex('jobs_active_dedupe_key')
       .on(t.dedupeKey)
       .where(sql`${t.status} in ('queued', 'running')`),
