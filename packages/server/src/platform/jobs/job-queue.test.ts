@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../../db/connect.ts';
 import { jobs } from '../../db/schema.ts';
 import { copyMigratedDatabase, createTestApp, type TestApp } from '../../test/test-app.ts';
-import { backoffMs, createJobQueue, PermanentJobError, type JobLog, type JobQueue } from './job-queue.ts';
+import { backoffMs, createJobQueue, PermanentJobError, YIELD, type JobLog, type JobQueue } from './job-queue.ts';
 
 const silent: JobLog = { info: () => {}, warn: () => {}, error: () => {} };
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -181,6 +181,74 @@ describe('job queue', () => {
     await until(async () => (await jobRow(id)).status === 'running');
     await q.stop();
     expect(await jobRow(id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+  });
+
+  it("takes turns between owners: a second student is served before the first one's backlog is done", async () => {
+    const q = queue();
+    const order: string[] = [];
+    q.define<{ tag: string }>({ kind: 'test.turns', handler: async (p) => void order.push(p.tag) });
+    for (let n = 1; n <= 6; n++) await q.enqueue('test.turns', { tag: `a${n}` }, { owner: 'student-a' });
+    await q.enqueue('test.turns', { tag: 'b1' }, { owner: 'student-b' });
+    await q.enqueue('test.turns', { tag: 'b2' }, { owner: 'student-b' });
+    await q.enqueue('test.turns', { tag: 'c1' }, { owner: 'student-c' });
+    await q.start();
+    await until(async () => order.length === 9);
+    // Round-robin: oldest first within an owner, owners in turn (the one served least recently next).
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4', 'a5', 'a6']);
+  });
+
+  it("lets a long job yield between slices so another owner's short job runs before it ends", async () => {
+    const q = queue();
+    const events: string[] = [];
+    const progress = new Map<string, number>();
+    let started!: () => void;
+    const firstSlice = new Promise<void>((r) => (started = r));
+    q.define<{ pages: number }>({
+      kind: 'test.pages',
+      async handler(p, ctx) {
+        for (let page = (progress.get(ctx.id) ?? 0) + 1; page <= p.pages; page++) {
+          await new Promise((r) => setTimeout(r, 10));
+          progress.set(ctx.id, page); // saved progress, as a document job stores its pages
+          events.push(`${ctx.owner}:${page}`);
+          started();
+          if (page < p.pages && (await ctx.othersWaiting())) return YIELD;
+        }
+      },
+    });
+    q.define({ kind: 'test.short', handler: async (_p, ctx) => void events.push(`${ctx.owner}:short`) });
+    await q.start();
+    const long = (await q.enqueue('test.pages', { pages: 40 }, { owner: 'a' }))!;
+    await firstSlice;
+    const short = (await q.enqueue('test.short', {}, { owner: 'b' }))!;
+    await until(async () => (await jobRow(long)).status === 'done');
+    expect((await jobRow(short)).status).toBe('done');
+    const shortAt = events.indexOf('b:short');
+    expect(shortAt).toBeGreaterThan(0);
+    expect(shortAt).toBeLessThan(events.indexOf('a:40'));
+    // Every page exactly once, in order, and yielding used no attempt.
+    expect(events.filter((e) => e.startsWith('a:'))).toEqual(Array.from({ length: 40 }, (_, i) => `a:${i + 1}`));
+    expect(await jobRow(long)).toMatchObject({ status: 'done', attempts: 1, owner: 'a' });
+  });
+
+  it('does not yield when nobody else waits', async () => {
+    const q = queue();
+    let yields = 0;
+    q.define({
+      kind: 'test.alone',
+      async handler(_p, ctx) {
+        if (await ctx.othersWaiting()) yields++;
+      },
+    });
+    await q.enqueue('test.alone', {}, { owner: 'solo' });
+    await q.enqueue('test.alone', {}, { owner: 'solo' });
+    await q.start();
+    await until(async () => {
+      const r = await t.app.ctx.db.execute(
+        sql`select count(*)::int as n from jobs where kind = 'test.alone' and status = 'done'`,
+      );
+      return (r as unknown as { rows: { n: number }[] }).rows[0]!.n === 2;
+    });
+    expect(yields).toBe(0);
   });
 
   it('grows the back-off exponentially up to the cap', () => {

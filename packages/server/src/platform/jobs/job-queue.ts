@@ -15,11 +15,21 @@ export interface JobContext {
   maxAttempts: number;
   /** Aborted when the queue stops or the job's lease was lost. */
   signal: AbortSignal;
+  /** Whose job this is ('' for the system). */
+  owner: string;
+  /**
+   * True when another owner has a job waiting: a long job should then save its progress and return `'yield'`,
+   * which puts it back at the end of the line (without using an attempt) so the others get their turn.
+   */
+  othersWaiting(): Promise<boolean>;
 }
+
+/** What a handler returns to be put back in the queue and continued later (it saved its progress). */
+export const YIELD = 'yield';
 
 export interface JobDefinition<P> {
   kind: string;
-  handler(payload: P, ctx: JobContext): Promise<void>;
+  handler(payload: P, ctx: JobContext): Promise<void | typeof YIELD>;
   /** Called once when the job has failed for good (permanent error or attempts used up). */
   onFailed?(payload: P, error: Error, ctx: JobContext): Promise<void>;
   maxAttempts?: number;
@@ -28,6 +38,8 @@ export interface JobDefinition<P> {
 export interface EnqueueOptions {
   /** At most one queued or running job per key; a duplicate enqueue returns null. */
   dedupeKey?: string;
+  /** Whose work it is (a user id): the queue takes turns between owners, so no one owner holds the lane. */
+  owner?: string;
   runAt?: Date;
   maxAttempts?: number;
   /** Enqueue inside the caller's transaction. */
@@ -60,6 +72,7 @@ export interface JobQueue {
 interface ClaimedRow {
   id: string;
   kind: string;
+  owner: string;
   payload: Record<string, unknown>;
   attempts: number;
   max_attempts: number;
@@ -82,6 +95,10 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * app instances share one table), leased with a heartbeat, retried with exponential back-off. Jobs survive
  * restarts: a job whose worker died becomes claimable when its lease runs out (at once on PGlite, where only
  * one process can hold the database).
+ *
+ * Fair share: the next job comes from the owner served least recently (the owner whose latest claim is
+ * oldest, or who was never served), oldest job first within an owner. Long handlers yield between slices
+ * (see `JobContext.othersWaiting`), so one student's 2,000 pages never hold the lane against another's page.
  */
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -117,29 +134,33 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       wakeUp = done;
     });
 
-  async function claim(): Promise<ClaimedRow | null> {
-    const kinds = [...definitions.keys()];
-    if (!kinds.length) return null;
-    const kindList = sql.join(
-      kinds.map((k) => sql`${k}`),
+  const kindList = () =>
+    sql.join(
+      [...definitions.keys()].map((k) => sql`${k}`),
       sql`, `,
     );
+
+  async function claim(): Promise<ClaimedRow | null> {
+    if (!definitions.size) return null;
     const result = await db.execute(sql`
       update ${jobs} set
         status = 'running',
         attempts = attempts + 1,
         locked_by = ${workerId},
         locked_until = now() + ${leaseMs} * interval '1 millisecond',
+        claimed_at = clock_timestamp(),
         updated_at = now()
       where id = (
-        select id from ${jobs}
-        where kind in (${kindList})
-          and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
-        order by run_at, created_at
+        select j.id from ${jobs} j
+        where j.kind in (${kindList()})
+          and ((j.status = 'queued' and j.run_at <= now()) or (j.status = 'running' and j.locked_until < now()))
+        order by
+          (select max(s.claimed_at) from ${jobs} s where s.owner = j.owner) asc nulls first,
+          j.run_at, j.created_at
         limit 1
         for update skip locked
       )
-      returning id, kind, payload, attempts, max_attempts`);
+      returning id, kind, owner, payload, attempts, max_attempts`);
     return rowsOf<ClaimedRow>(result)[0] ?? null;
   }
 
@@ -167,6 +188,23 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       where id = ${id} and locked_by = ${workerId}`);
   }
 
+  /** Due work of anyone but `owner` that this queue could run. */
+  async function othersWaiting(owner: string): Promise<boolean> {
+    const result = await db.execute(sql`
+      select 1 from ${jobs}
+      where kind in (${kindList()}) and owner <> ${owner} and status = 'queued' and run_at <= now()
+      limit 1`);
+    return rowsOf(result).length > 0;
+  }
+
+  /** Puts a yielding job at the back of the line; a yield is not a failed attempt. */
+  async function requeue(id: string) {
+    await db.execute(sql`
+      update ${jobs} set status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = null,
+        locked_until = null, run_at = now(), updated_at = now()
+      where id = ${id} and locked_by = ${workerId} and status = 'running'`);
+  }
+
   /** Gives a job back without counting the attempt (graceful shutdown). */
   async function release(id: string) {
     await db.execute(sql`
@@ -191,6 +229,8 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
       signal: controller.signal,
+      owner: row.owner,
+      othersWaiting: () => othersWaiting(row.owner),
     };
     if (row.attempts > row.max_attempts) {
       // Its workers kept dying mid-job (e.g. out of memory): stop trying.
@@ -208,8 +248,9 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     try {
-      await def.handler(row.payload, ctx);
-      await finish(row.id, 'done');
+      const outcome = await def.handler(row.payload, ctx);
+      if (outcome === YIELD) await requeue(row.id);
+      else await finish(row.id, 'done');
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       if (controller.signal.aborted) {
@@ -275,6 +316,7 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
         .values({
           id,
           kind,
+          owner: opts.owner ?? '',
           payload,
           dedupeKey: opts.dedupeKey ?? null,
           runAt: opts.runAt ?? new Date(),
