@@ -58,11 +58,17 @@ describe('social sign-in against a real OpenID Connect provider in Chromium', ()
     return (await res.json()).error?.message !== MSG.login.userNotFound;
   }
 
-  it('shows the button on /login and /signup with the provider name', async () => {
+  it('shows the button on /login and /signup with the provider name: Sign in on one, Sign up on the other', async () => {
     const page = await newPage(browser);
-    for (const path of ['/login', '/signup']) {
+    for (const [path, text, other] of [
+      ['/login', MSG.login.socialButton(PROVIDER_NAME), MSG.signup.socialButton(PROVIDER_NAME)],
+      ['/signup', MSG.signup.socialButton(PROVIDER_NAME), MSG.login.socialButton(PROVIDER_NAME)],
+    ] as const) {
       await page.goto(`${server.url}${path}`);
-      await page.getByRole('link', { name: MSG.login.socialButton(PROVIDER_NAME) }).waitFor();
+      const button = page.getByRole('link', { name: text, exact: true });
+      await button.waitFor();
+      expect(await button.getAttribute('href')).toBe('/api/auth/oidc/start');
+      expect(await page.getByRole('link', { name: other, exact: true }).count()).toBe(0);
       await expectAccessible(page);
     }
     await page.close();

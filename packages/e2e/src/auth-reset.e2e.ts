@@ -75,6 +75,18 @@ describe('password reset in Chromium (mail over real SMTP)', () => {
     await page.getByText(MSG.reset.tooShort).waitFor();
     await expectAccessible(page);
 
+    // The server's own refusal of a weak password (the form's check passed, the request says otherwise) reads
+    // `{code}: {message}` (spec §8).
+    const confirmUrl = `${server.url}/api/auth/password-reset/confirm`;
+    await page.route(confirmUrl, (route) =>
+      route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), password: '12345' }) }),
+    );
+    await newPassword.fill('brand-new-1');
+    await confirm.fill('brand-new-1');
+    await submit.click();
+    await page.getByText(MSG.reset.refusals.weakPassword, { exact: true }).waitFor();
+    await page.unroute(confirmUrl);
+
     await newPassword.fill('brand-new-1');
     await confirm.fill('brand-new-1');
     await submit.click();
@@ -101,8 +113,11 @@ describe('password reset in Chromium (mail over real SMTP)', () => {
     const again = await newPage(browser);
     await again.goto(link);
     await again.waitForURL(/\/reset-password\?oobCode=/);
-    await again.getByText(MSG.reset.invalidCode).waitFor();
+    await again.getByText(MSG.reset.refusals.invalidLink, { exact: true }).waitFor();
     await expectAccessible(again);
+    // No code at all in the address.
+    await again.goto(`${server.url}/reset-password`);
+    await again.getByText(MSG.reset.invalidCode, { exact: true }).waitFor();
     await again.close();
   });
 });

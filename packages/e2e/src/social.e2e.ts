@@ -167,6 +167,11 @@ describe('match finder, friend requests, notifications and friends in Chromium (
     const row = (page: Page, name: string) => page.getByTestId('friend-row').filter({ hasText: name });
     await row(ada, 'Ben Carter').waitFor();
     await row(ben, 'Ada Lovelace').waitFor();
+    // At the root path (the friends screen) Friends is the highlighted sidebar link, and only it.
+    const benNav = ben.getByRole('navigation', { name: 'Main navigation' });
+    expect(await benNav.getByRole('link', { name: /^Friends/ }).getAttribute('aria-current')).toBe('page');
+    expect(await benNav.getByRole('link', { name: /^Friends/ }).getAttribute('data-active')).not.toBeNull();
+    expect(await benNav.locator('a[data-active]').count()).toBe(1);
     await ada.getByText(MSG.friends.selectFriend).waitFor();
     await expectAccessible(ada);
 

@@ -29,6 +29,7 @@ export const MSG = {
     mailFailed: 'Error: We could not send the verification email. Please try again.',
     title: 'Sign Up',
     submit: 'Sign Up',
+    socialButton: (provider: string) => `Sign up with ${provider}`,
   },
   login: {
     verificationSent: 'Email verification sent! Please check your inbox.',
@@ -66,6 +67,15 @@ export const MSG = {
     tooShort: 'Password must be at least 6 characters long.',
     invalidCode: 'Invalid or expired password reset code.',
     accountDisabled: 'Account is disabled. Please contact support.',
+    /** Refusals of a reset link or a new password: `{code}: {message}` (spec §8); the code is the API error code. */
+    refusals: {
+      expiredLink: 'expired_link: This password reset link has expired. Please request a new one.',
+      invalidLink:
+        'invalid_link: This password reset link is not valid. It may have been used already or replaced by a newer one.',
+      accountDisabled: 'account_disabled: Account is disabled. Please contact support.',
+      userNotFound: 'user_not_found: There is no account for this password reset link any more.',
+      weakPassword: 'weak_password: Password must be at least 6 characters long.',
+    },
     // Beyond the spec's texts
     tooMany: 'Too many password reset requests. Please try again later.',
     title: 'Reset your password',

@@ -1,13 +1,35 @@
-import { Bell, BookOpen, ClipboardList, MessageCircle, MessageSquareHeart, Search, Users } from 'lucide-react';
+import {
+  Bell,
+  BookOpen,
+  ClipboardList,
+  MessageCircle,
+  MessageSquareHeart,
+  Search,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 import { ROUTES } from '@studybuddy/shared/routes';
 
+interface NavLinkDef {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  /** Other paths that show this link's screen. */
+  also?: readonly string[];
+}
+
 /** The sidebar links of spec §2, in order, with their exact labels. */
-export const NAV_LINKS = [
+export const NAV_LINKS: readonly NavLinkDef[] = [
   { label: 'Notifications', to: ROUTES.notifications, icon: Bell },
   { label: 'BuddyFinder', to: ROUTES.matchmaking, icon: Search },
-  { label: 'Friends', to: ROUTES.friends, icon: MessageCircle },
+  // The root path is the friends screen (spec §2), so Friends is the active link there too.
+  { label: 'Friends', to: ROUTES.friends, icon: MessageCircle, also: [ROUTES.home] },
   { label: 'Groups', to: ROUTES.groups, icon: Users },
   { label: 'Assignments', to: ROUTES.assignments, icon: ClipboardList },
   { label: 'Courses', to: ROUTES.courses, icon: BookOpen },
   { label: 'Feedback', to: ROUTES.feedback, icon: MessageSquareHeart },
-] as const;
+];
+
+export function isNavLinkActive(link: NavLinkDef, pathname: string): boolean {
+  return pathname === link.to || (link.also ?? []).includes(pathname);
+}

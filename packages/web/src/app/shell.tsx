@@ -13,7 +13,7 @@ import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { NotificationBadge } from '../features/social/notification-badge.tsx';
 import { FriendsUnreadBadge } from '../features/chat/unread-badge.tsx';
-import { NAV_LINKS } from './nav-links.ts';
+import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 
 // Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.
 const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
@@ -59,24 +59,29 @@ export function Shell({ profile }: { profile: OwnProfile }) {
         </AppShell.Section>
         <AppShell.Section grow mt="sm">
           <Stack gap={4}>
-            {NAV_LINKS.map(({ label, to, icon: Icon }) => (
-              <NavLink
-                key={to}
-                component={Link}
-                to={to}
-                label={label}
-                leftSection={<Icon size={18} aria-hidden />}
-                active={location.pathname === to}
-                rightSection={
-                  to === ROUTES.notifications ? (
-                    <NotificationBadge />
-                  ) : to === ROUTES.friends ? (
-                    <FriendsUnreadBadge />
-                  ) : undefined
-                }
-                onClick={close}
-              />
-            ))}
+            {NAV_LINKS.map((link) => {
+              const { label, to, icon: Icon } = link;
+              const active = isNavLinkActive(link, location.pathname);
+              return (
+                <NavLink
+                  key={to}
+                  component={Link}
+                  to={to}
+                  label={label}
+                  leftSection={<Icon size={18} aria-hidden />}
+                  active={active}
+                  aria-current={active ? 'page' : undefined}
+                  rightSection={
+                    to === ROUTES.notifications ? (
+                      <NotificationBadge />
+                    ) : to === ROUTES.friends ? (
+                      <FriendsUnreadBadge />
+                    ) : undefined
+                  }
+                  onClick={close}
+                />
+              );
+            })}
           </Stack>
         </AppShell.Section>
         <AppShell.Section>

@@ -2,8 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   loginInputSchema,
   resendInputSchema,
-  resetCheckSchema,
-  resetConfirmSchema,
   resetRequestSchema,
   signupInputSchema,
   verifyEmailInputSchema,
@@ -14,6 +12,7 @@ import { parse } from '../../platform/errors.ts';
 import type { Caller } from './account.service.ts';
 import { createAccountService } from './account.service.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { parseResetCheck, parseResetConfirm } from './reset-refusals.ts';
 import { clearSessionCookie, createSession, deleteSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
 
 /** Sign-up, log-in, verification, resend and password reset (spec §2, §4, §8). */
@@ -72,12 +71,12 @@ export function accountRoutes(ctx: AppContext) {
     });
 
     app.post('/api/auth/password-reset/check', async (request) => {
-      const { oobCode } = parse(resetCheckSchema, request.body);
+      const { oobCode } = parseResetCheck(request.body);
       return accounts.checkReset(oobCode);
     });
 
     app.post('/api/auth/password-reset/confirm', async (request, reply) => {
-      const { oobCode, password } = parse(resetConfirmSchema, request.body);
+      const { oobCode, password } = parseResetConfirm(request.body);
       await accounts.confirmReset(oobCode, password, caller(request, reply));
       return { ok: true };
     });

@@ -22,6 +22,7 @@ import {
 } from './accounts.repository.ts';
 import { resetMail, verificationMail } from './auth-mail.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import { resetRefusal, unusableResetCode } from './reset-refusals.ts';
 import { seal, unseal } from './sealed-value.ts';
 
 /** Who is asking: the client IP (rate limits), the reply (Retry-After) and the browser's current session. */
@@ -140,8 +141,10 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
     /** The e-mail a reset code is for, while it is unused and unexpired. */
     async checkReset(code: string): Promise<{ email: string }> {
       const userId = await peekCode(db, code, 'resetPassword');
-      const user = userId ? await findUserById(db, userId) : undefined;
-      if (!user) throw fail(400, 'invalid_code', MSG.reset.invalidCode);
+      if (!userId) throw await unusableResetCode(db, code);
+      const user = await findUserById(db, userId);
+      if (!user) throw resetRefusal.userNotFound();
+      if (user.disabled) throw resetRefusal.accountDisabled();
       return { email: user.email };
     },
 
@@ -154,9 +157,10 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
       await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
         const userId = await consumeCode(t, code, 'resetPassword');
-        const user = userId ? await findUserById(t, userId) : undefined;
-        if (!user) throw fail(400, 'invalid_code', MSG.reset.invalidCode);
-        if (user.disabled) throw fail(403, 'account_disabled', MSG.reset.accountDisabled);
+        if (!userId) throw await unusableResetCode(t, code);
+        const user = await findUserById(t, userId);
+        if (!user) throw resetRefusal.userNotFound();
+        if (user.disabled) throw resetRefusal.accountDisabled();
         await updateUser(t, user.id, { passwordHash, emailVerified: true });
         await deleteCodes(t, user.id, 'resetPassword');
         await deleteUserSessions(t, user.id, caller.sessionId);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, ne } from 'drizzle-orm';
 import { universityForEmail } from '@studybuddy/shared/universities';
 import type { Db } from '../../db/connect.ts';
 import { authCodes, oauthIdentities, profiles, sessions, users } from '../../db/schema.ts';
@@ -139,4 +139,21 @@ export function isUniqueViolation(err: unknown): boolean {
     if ((e as { code?: unknown }).code === '23505') return true;
   }
   return false;
+}
+
+/** Whether an unusable code is one that was issued and ran out unused (rather than made up, used or replaced). */
+export async function isExpiredCode(db: Db, code: string, purpose: CodePurpose): Promise<boolean> {
+  const [row] = await db
+    .select({ id: authCodes.id })
+    .from(authCodes)
+    .where(
+      and(
+        eq(authCodes.id, sha256(code)),
+        eq(authCodes.purpose, purpose),
+        isNull(authCodes.usedAt),
+        lte(authCodes.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return !!row;
 }

@@ -54,7 +54,7 @@ describe('password reset', () => {
 
     const short = await post(t.app, '/api/auth/password-reset/confirm', { oobCode, password: '12345' });
     expect(short.statusCode).toBe(400);
-    expect(short.json().error).toMatchObject({ message: MSG.reset.tooShort, field: 'password' });
+    expect(short.json().error).toMatchObject({ message: MSG.reset.refusals.weakPassword, field: 'password' });
 
     const ok = await post(t.app, '/api/auth/password-reset/confirm', { oobCode, password: 'new-pass' }, thisDevice);
     expect(ok.statusCode).toBe(200);
@@ -69,13 +69,13 @@ describe('password reset', () => {
     for (const url of ['/api/auth/password-reset/check', '/api/auth/password-reset/confirm']) {
       const reused = await post(t.app, url, { oobCode, password: 'third-pass' });
       expect(reused.statusCode).toBe(400);
-      expect(reused.json().error.message).toBe(MSG.reset.invalidCode);
+      expect(reused.json().error.message).toBe(MSG.reset.refusals.invalidLink);
     }
   });
 
   it('refuses made-up and expired codes, and a newer request replaces the older link', async () => {
     const fake = await post(t.app, '/api/auth/password-reset/check', { oobCode: 'nope' });
-    expect(fake.json().error.message).toBe(MSG.reset.invalidCode);
+    expect(fake.json().error.message).toBe(MSG.reset.refusals.invalidLink);
 
     await request('pat@wisc.edu');
     const first = mail.lastCode('pat@wisc.edu', 'resetPassword');
@@ -90,7 +90,7 @@ describe('password reset', () => {
       .where(eq(authCodes.id, sha256(second)));
     const expired = await post(t.app, '/api/auth/password-reset/confirm', { oobCode: second, password: 'another1' });
     expect(expired.statusCode).toBe(400);
-    expect(expired.json().error.message).toBe(MSG.reset.invalidCode);
+    expect(expired.json().error.message).toBe(MSG.reset.refusals.expiredLink);
   });
 
   it('a reset of an unverified account also verifies it (the link proved the mailbox)', async () => {

@@ -140,7 +140,7 @@ export default function LoginPage() {
           </Button>
         </Stack>
       </form>
-      <SocialSignIn />
+      <SocialSignIn mode="login" />
       <Text size="sm" ta="center">
         Don&apos;t have an account?{' '}
         <Anchor component={Link} to={ROUTES.signup} underline="always">

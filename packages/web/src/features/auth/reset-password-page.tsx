@@ -7,7 +7,6 @@ import { resetFormSchema } from '@studybuddy/shared/auth';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
-import { ApiRequestError } from '../../lib/api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { authApi, errorText } from './auth-api.ts';
 import { useRedirectAfter } from './use-redirect-after.ts';
@@ -46,8 +45,8 @@ export default function ResetPasswordPage() {
       await authApi.confirmReset(code, parsed.data.password);
       setDone(true);
     } catch (err) {
-      const invalid = err instanceof ApiRequestError && err.code === 'invalid_code';
-      setError(invalid ? MSG.reset.invalidCode : errorText(err));
+      // The server's refusals already read `{code}: {message}` (spec §8).
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -65,9 +64,7 @@ export default function ResetPasswordPage() {
     return (
       <AuthCard title={MSG.reset.title}>
         <Alert color="red" icon={<CircleAlert size={18} aria-hidden />}>
-          {!code || (check.error instanceof ApiRequestError && check.error.status === 400)
-            ? MSG.reset.invalidCode
-            : errorText(check.error)}
+          {!code ? MSG.reset.invalidCode : errorText(check.error)}
         </Alert>
         {backToLogin}
       </AuthCard>

@@ -86,7 +86,7 @@ export default function SignupPage() {
           </Button>
         </Stack>
       </form>
-      <SocialSignIn />
+      <SocialSignIn mode="signup" />
       <Text size="xs" c="dimmed" ta="center">
         By signing up you agree to our{' '}
         <Anchor component={Link} to={ROUTES.terms} size="xs" underline="always">

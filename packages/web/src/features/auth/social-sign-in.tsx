@@ -3,8 +3,11 @@ import { LogIn } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import { useProviders } from './auth-api.ts';
 
-/** 'Sign in with {provider}' when the server has OpenID Connect configured; nothing otherwise. */
-export function SocialSignIn() {
+/**
+ * 'Sign in with {provider}' on the log-in page, 'Sign up with {provider}' on the sign-up page, when the server has
+ * OpenID Connect configured; nothing otherwise. Both start the same flow (a first sign-in creates the account).
+ */
+export function SocialSignIn({ mode }: { mode: 'login' | 'signup' }) {
   const providers = useProviders();
   const oidc = providers.data?.oidc;
   if (!oidc) return null;
@@ -18,7 +21,7 @@ export function SocialSignIn() {
         fullWidth
         leftSection={<LogIn size={18} aria-hidden />}
       >
-        {MSG.login.socialButton(oidc.name)}
+        {mode === 'signup' ? MSG.signup.socialButton(oidc.name) : MSG.login.socialButton(oidc.name)}
       </Button>
     </>
   );
