@@ -158,6 +158,8 @@ export const MSG = {
   },
   files: {
     notAnImage: 'Please select a valid image file.',
+    tooManyPixels: (megapixels: number) =>
+      `This image is too large. Images of up to ${megapixels} megapixels are accepted.`,
     tooLarge: 'This file is too large.',
     empty: 'The file is empty.',
     missing: 'Please choose a file to upload.',
@@ -386,6 +388,9 @@ export const MSG = {
     unreadableFile: 'The file is damaged or is not in the format its name says.',
     encryptedPdf: 'The PDF is password-protected.',
     tooManyPages: (max: number) => `The document has more than ${max} pages.`,
+    // Beyond the spec: decoder caps (hostile files); shown after summaryFailed's 'Could not generate summary…'.
+    imageTooLarge: (megapixels: number) => `An image in it is larger than ${megapixels} megapixels.`,
+    tooLargeToRead: 'It is too large to read once unpacked.',
     noTextType: 'There is no text to read in this type of file. You can still download it.',
     noTextFound: 'No text was found in this document.',
     ocrMessage:

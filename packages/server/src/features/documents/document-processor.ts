@@ -11,7 +11,6 @@ import type { WorkerLane } from './extraction/worker-lane.ts';
 import { storagePathFor } from './storage-paths.ts';
 
 export const PROCESS_JOB = 'documents.process';
-export const MAX_PAGES = 2000;
 
 export interface ProcessPayload {
   documentId: string;
@@ -115,7 +114,14 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
   copy.set(bytes);
   try {
     await extractLane.run(
-      { op: 'extract', kind, bytes: copy.buffer, startPage, maxPages: MAX_PAGES },
+      {
+        op: 'extract',
+        kind,
+        bytes: copy.buffer,
+        startPage,
+        maxPages: ctx.config.limits.documentMaxPages,
+        maxPixels: ctx.config.limits.imageMaxPixels,
+      },
       { onEvent, signal: job.signal, transfer: [copy.buffer] },
     );
   } catch (err) {

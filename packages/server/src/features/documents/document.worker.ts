@@ -44,6 +44,7 @@ async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<
       return extractPdf(bytes, {
         startPage: req.startPage,
         maxPages: req.maxPages,
+        maxPixels: req.maxPixels,
         onTotal: (pages) => send({ id: req.id, type: 'total', pages }),
         onOcrStart: (page, pages) => send({ id: req.id, type: 'ocr', page, pages }),
         onPage,
@@ -53,7 +54,7 @@ async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<
       const { imageForOcr, ocrImage } = await ocr();
       send({ id: req.id, type: 'total', pages: 1 });
       send({ id: req.id, type: 'ocr', page: 1, pages: 1 });
-      const { text } = await ocrImage(await imageForOcr(Buffer.from(bytes)));
+      const { text } = await ocrImage(await imageForOcr(Buffer.from(bytes), req.maxPixels));
       return onPage({ page: 1, unit: 'page', label: 'page 1', text, method: 'ocr' });
     }
     case 'docx':

@@ -76,8 +76,9 @@ async function readUpload(request: FastifyRequest) {
 /** Spec §7 calls 3–7 and the documents of a course, for the signed-in user's own data only. */
 export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {}) {
   return async (app: FastifyInstance) => {
-    const extractLane = new WorkerLane(options.lanes);
-    const nlpLane = new WorkerLane({ idleMs: 120_000, ...options.lanes });
+    const lanes = { maxOldGenerationSizeMb: ctx.config.limits.workerMemoryMb, ...options.lanes };
+    const extractLane = new WorkerLane(lanes);
+    const nlpLane = new WorkerLane({ idleMs: 120_000, ...lanes });
     const ai = createDocumentAi(ctx.config.llm, nlpLane, ctx.log);
     setCanvasFilesSource(ctx, options.canvas ?? lmsCanvasFiles(ctx));
     const canvas = () => canvasFilesFor(ctx);

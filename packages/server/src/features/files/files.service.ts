@@ -99,7 +99,7 @@ export async function storeUpload(ctx: AppContext, req: UploadRequest, source: U
 
   if (target.kind === 'image') {
     const input = 'data' in source ? source.data : await readFile(source.file);
-    const image = await reencodeImage(input, target.maxImagePx ?? 2048);
+    const image = await reencodeImage(input, target.maxImagePx ?? 2048, ctx.config.limits.imageMaxPixels);
     const fullPath = `${folder}/${createHash('sha256').update(image.data).digest('hex')}.${image.ext}`;
     const meta = await ctx.storage.put(fullPath, image.data, { ...options, contentType: image.contentType });
     return describe(meta, name);

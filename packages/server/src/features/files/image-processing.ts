@@ -1,12 +1,11 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { MSG } from '@studybuddy/shared/messages';
-import { badRequest } from '../../platform/errors.ts';
+import { loadLimits } from '../../config.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
 
 /** Image formats we decode; decided by the bytes, never by the name or the declared type (SVG is never accepted). */
 const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
-/** Refuse decompression bombs: about 100 megapixels is more than any phone camera. */
-const MAX_INPUT_PIXELS = 100_000_000;
 
 export interface EncodedImage {
   data: Buffer;
@@ -22,19 +21,37 @@ export async function isDecodableImage(data: Buffer): Promise<boolean> {
   return !!type && DECODABLE.has(type.mime);
 }
 
+/** An image's pixel count (its first frame: all that is decoded) from its header alone. */
+async function declaredPixels(data: Buffer): Promise<number> {
+  const meta = await sharp(data, { limitInputPixels: false }).metadata();
+  return (meta.width ?? 0) * (meta.height ?? 0);
+}
+
 /**
- * Checks that the bytes are an image and re-encodes them: EXIF orientation applied, then every piece of
- * metadata (EXIF with GPS, XMP, IPTC, comments) dropped, the longer side capped at `maxPx`. Opaque images
- * become JPEG, images with transparency PNG.
+ * Checks that the bytes are an image of at most `maxPixels` (config.limits.imageMaxPixels) and re-encodes them:
+ * EXIF orientation applied, then every piece of metadata (EXIF with GPS, XMP, IPTC, comments) dropped, the
+ * longer side capped at `maxPx`. Opaque images become JPEG, images with transparency PNG.
  */
-export async function reencodeImage(data: Buffer, maxPx: number): Promise<EncodedImage> {
+export async function reencodeImage(
+  data: Buffer,
+  maxPx: number,
+  maxPixels = loadLimits().imageMaxPixels,
+): Promise<EncodedImage> {
   if (!(await isDecodableImage(data))) throw badRequest(MSG.files.notAnImage, 'file');
+  const pixels = await declaredPixels(data).catch(() => {
+    throw badRequest(MSG.files.notAnImage, 'file');
+  });
+  if (pixels > maxPixels) {
+    const megapixels = Math.round(maxPixels / 100_000) / 10;
+    throw new AppError(422, 'image_too_large', MSG.files.tooManyPixels(megapixels), 'file');
+  }
   try {
-    const input = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+    // limitInputPixels again: libvips refuses, before decoding, anything the header check above did not see.
+    const input = sharp(data, { limitInputPixels: maxPixels, failOn: 'error' });
     const meta = await input.metadata();
     const pipeline = input.rotate().resize({ width: maxPx, height: maxPx, fit: 'inside', withoutEnlargement: true });
     // Keep PNG only when transparency is really used (many encoders write an opaque alpha channel).
-    const png = meta.hasAlpha === true && !(await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).stats()).isOpaque;
+    const png = meta.hasAlpha === true && !(await sharp(data, { limitInputPixels: maxPixels }).stats()).isOpaque;
     const { data: out, info } = await (
       png
         ? pipeline.png({ compressionLevel: 9 })

@@ -46,10 +46,16 @@ export class ExtractionError extends Error {
   }
 }
 
+/** A pixel count in megapixels, as the refusal texts name it (40_000_000 → 40). */
+export const megapixels = (pixels: number) => Math.round(pixels / 100_000) / 10;
+
 export interface ExtractOptions {
   /** Pages before this one are already stored (a resumed job). */
   startPage: number;
+  /** More pages than this and the document is refused (config.limits.documentMaxPages). */
   maxPages: number;
+  /** Largest image decoded and largest page rendered for OCR, in pixels (config.limits.imageMaxPixels). */
+  maxPixels: number;
   onTotal(pages: number): void;
   onOcrStart(page: number, pages: number): void;
   onPage(page: ExtractedPage): void;
@@ -68,7 +74,15 @@ export interface AnswerResult {
 }
 
 export type WorkerRequest =
-  | { id: number; op: 'extract'; kind: ExtractKind; bytes: ArrayBuffer; startPage: number; maxPages: number }
+  | {
+      id: number;
+      op: 'extract';
+      kind: ExtractKind;
+      bytes: ArrayBuffer;
+      startPage: number;
+      maxPages: number;
+      maxPixels: number;
+    }
   | { id: number; op: 'summarise'; pages: PageText[] }
   | { id: number; op: 'answer'; key: string; pages: PageText[]; question: string };
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
+import { docxBomb, manyEntriesZip, pdfBomb, pngBomb } from '../test/bombs.ts';
 import { corruptPdf, docx, pptx, rtf, scannedPdf, textImage, textPdf, xlsx } from '../test/fixtures.ts';
 import {
   ExtractionError,
@@ -13,12 +14,24 @@ import { WorkerLane } from './worker-lane.ts';
 const lane = new WorkerLane({ idleMs: 5_000 });
 afterAll(() => lane.close());
 
-async function extract(kind: ExtractKind, bytes: Buffer, startPage = 1) {
+async function extract(
+  kind: ExtractKind,
+  bytes: Buffer,
+  startPage = 1,
+  limits: { maxPages?: number; maxPixels?: number; lane?: WorkerLane } = {},
+) {
   const pages: ExtractedPage[] = [];
   const events: WorkerEvent['type'][] = [];
   const copy = new Uint8Array(bytes);
-  await lane.run(
-    { op: 'extract', kind, bytes: copy.buffer, startPage, maxPages: 100 },
+  await (limits.lane ?? lane).run(
+    {
+      op: 'extract',
+      kind,
+      bytes: copy.buffer,
+      startPage,
+      maxPages: limits.maxPages ?? 100,
+      maxPixels: limits.maxPixels ?? 40_000_000,
+    },
     {
       transfer: [copy.buffer],
       onEvent: (e) => {
@@ -143,4 +156,69 @@ describe('text extraction in a worker thread', () => {
     expect(extractKindFor('talk.mp4')).toBe('none');
     expect(extractKindFor('README', 'text/plain')).toBe('text');
   });
+});
+
+describe('decoder caps: bombs end as unreadable, the thread lives on', () => {
+  const refusal = (err: unknown, message: string) => {
+    expect(err).toBeInstanceOf(ExtractionError);
+    expect(err).toMatchObject({ kind: 'unreadable', message });
+  };
+  const failure = (kind: ExtractKind, bytes: Buffer, limits: Parameters<typeof extract>[3] = {}) =>
+    extract(kind, bytes, 1, limits).then(
+      () => expect.fail('extraction should have been refused'),
+      (e: unknown) => e,
+    );
+
+  it('refuses an image whose header declares more pixels than the cap, before decoding it', async () => {
+    refusal(await failure('image', pngBomb(30_000, 30_000)), MSG.courses.imageTooLarge(40));
+    // The cap is the configured one: a 2000 × 1000 PNG header is over 1 megapixel.
+    refusal(await failure('image', pngBomb(2000, 1000), { maxPixels: 1_000_000 }), MSG.courses.imageTooLarge(1));
+    const bmp = Buffer.alloc(54);
+    bmp.write('BM', 0, 'latin1');
+    bmp.writeUInt32LE(40, 14);
+    bmp.writeInt32LE(30_000, 18);
+    bmp.writeInt32LE(-30_000, 22);
+    refusal(await failure('image', bmp), MSG.courses.imageTooLarge(40));
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="90000" height="90000"/>');
+    refusal(await failure('image', svg), MSG.courses.unreadableFile);
+    const { pages } = await extract('image', await textImage(['Still reading images.']));
+    expect(pages[0]!.text).toBe('Still reading images.');
+  }, 60_000);
+
+  it('refuses a PDF page painted with an image beyond the cap, and a PDF with more pages than the cap', async () => {
+    refusal(await failure('pdf', pdfBomb({ image: { width: 30_000, height: 30_000 } })), MSG.courses.imageTooLarge(40));
+    refusal(await failure('pdf', pdfBomb({ pages: 6 }), { maxPages: 5 }), MSG.courses.tooManyPages(5));
+    const { pages } = await extract('pdf', pdfBomb({ pages: 5 }), 1, { maxPages: 5 });
+    expect(pages.map((p) => p.text)).toEqual(['Page', 'Page', 'Page', 'Page', 'Page']);
+  });
+
+  it('refuses DOCX, PPTX and XLSX bombs by declared size, ratio, real inflated size and entry count', async () => {
+    const honest = await docxBomb(300 * 2 ** 20);
+    refusal(await failure('docx', honest), MSG.courses.tooLargeToRead);
+    // Headers that claim 1000 bytes: only counting the inflated bytes finds it.
+    const lying = await docxBomb(300 * 2 ** 20, 'lie');
+    refusal(await failure('docx', lying), MSG.courses.tooLargeToRead);
+    refusal(await failure('pptx', lying), MSG.courses.tooLargeToRead);
+    refusal(await failure('xlsx', lying), MSG.courses.tooLargeToRead);
+    // Small, but 1:1000: no office XML compresses like that.
+    refusal(await failure('docx', await docxBomb(4 * 2 ** 20)), MSG.courses.tooLargeToRead);
+    refusal(await failure('xlsx', manyEntriesZip(10_001)), MSG.courses.tooLargeToRead);
+    const { pages } = await extract('docx', await docx(['Still reading Word files.']));
+    expect(pages[0]!.text).toBe('Still reading Word files.');
+  }, 60_000);
+
+  it('ends only the thread when a file needs more heap than allowed, and refuses the file for good', async () => {
+    const small = new WorkerLane({ idleMs: 1_000, maxOldGenerationSizeMb: 64 });
+    try {
+      const ok = await extract('text', Buffer.from('A small file.'), 1, { lane: small });
+      expect(ok.pages[0]!.text).toBe('A small file.');
+      // 25 MB of short words: the sections built from it outgrow a 64 MB heap.
+      const words = Buffer.from('ab '.repeat(8_000_000));
+      refusal(await failure('text', words, { lane: small }), MSG.courses.tooLargeToRead);
+      const again = await extract('text', Buffer.from('Alive again.'), 1, { lane: small });
+      expect(again.pages[0]!.text).toBe('Alive again.');
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import { MSG } from '@studybuddy/shared/messages';
-import { ExtractionError } from './extract-types.ts';
+import { ExtractionError, megapixels } from './extract-types.ts';
 
 const require = createRequire(import.meta.url);
 /** English LSTM data shipped in npm (@tesseract.js-data/eng): nothing is downloaded at run time. */
@@ -60,17 +61,49 @@ export function canvasToPgm(ctx: SKRSContext2D, width: number, height: number): 
   return out;
 }
 
+/** Formats the OCR reader decodes; anything else (SVG above all) is refused before decoding. */
+const OCR_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp']);
+
+/** A BMP's size from its header (sharp does not read BMP). */
+function bmpSize(bytes: Buffer): { width: number; height: number } | null {
+  if (bytes.length < 26 || bytes.toString('latin1', 0, 2) !== 'BM') return null;
+  if (bytes.readUInt32LE(14) === 12) return { width: bytes.readUInt16LE(18), height: bytes.readUInt16LE(20) };
+  return { width: Math.abs(bytes.readInt32LE(18)), height: Math.abs(bytes.readInt32LE(22)) };
+}
+
+/** The size an image declares in its header, read without decoding a pixel; null when it is no image we read. */
+async function declaredSize(bytes: Buffer): Promise<{ width: number; height: number } | null> {
+  const bmp = bmpSize(bytes);
+  if (bmp) return bmp;
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    if (!meta.format || !OCR_FORMATS.has(meta.format) || !meta.width || !meta.height) return null;
+    return { width: meta.width, height: meta.pageHeight ?? meta.height };
+  } catch {
+    return null;
+  }
+}
+
+const tooLarge = (maxPixels: number) =>
+  new ExtractionError('unreadable', MSG.courses.imageTooLarge(megapixels(maxPixels)));
+
 /**
- * An image ready for OCR: decoded natively (PNG, JPEG, GIF, BMP, WebP), flattened on white, enlarged 2x when
- * small, and handed over as greyscale — faster than letting the OCR engine decode PNG or JPEG itself.
+ * An image ready for OCR: its header checked against `maxPixels` before anything is decoded, then decoded
+ * natively (PNG, JPEG, GIF, BMP, WebP), flattened on white, enlarged 2x when small, and handed over as
+ * greyscale — faster than letting the OCR engine decode PNG or JPEG itself.
  */
-export async function imageForOcr(bytes: Buffer): Promise<Buffer> {
+export async function imageForOcr(bytes: Buffer, maxPixels: number): Promise<Buffer> {
+  const size = await declaredSize(bytes);
+  if (!size) throw new ExtractionError('unreadable', MSG.courses.unreadableFile);
+  if (size.width * size.height > maxPixels) throw tooLarge(maxPixels);
   let img;
   try {
     img = await loadImage(bytes);
   } catch {
     throw new ExtractionError('unreadable', MSG.courses.unreadableFile);
   }
+  // The decoder must agree with the header it was checked by.
+  if (img.width * img.height > maxPixels) throw tooLarge(maxPixels);
   const scale = Math.max(img.width, img.height) < 1200 ? 2 : 1;
   const width = Math.max(1, img.width * scale);
   const height = Math.max(1, img.height * scale);

@@ -3,8 +3,10 @@ import { OfficeParser, type OfficeContentNode } from 'officeparser';
 import { MSG } from '@studybuddy/shared/messages';
 import { sections } from './sections.ts';
 import { ExtractionError, type ExtractedPage } from './extract-types.ts';
+import { checkZip } from './zip-limits.ts';
 
 export async function extractDocx(bytes: Uint8Array): Promise<ExtractedPage[]> {
+  await checkZip(bytes);
   try {
     const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
     return sections(value);
@@ -34,6 +36,7 @@ async function parseOffice(bytes: Uint8Array) {
 
 /** PPTX: one page per slide, numbered as in the deck. */
 export async function extractPptx(bytes: Uint8Array): Promise<ExtractedPage[]> {
+  await checkZip(bytes);
   const ast = await parseOffice(bytes);
   const slides = ast.content.filter((n) => n.type === 'slide');
   return slides
@@ -53,6 +56,7 @@ export async function extractPptx(bytes: Uint8Array): Promise<ExtractedPage[]> {
 
 /** XLSX: one page per sheet, rows as tab-separated lines. */
 export async function extractXlsx(bytes: Uint8Array): Promise<ExtractedPage[]> {
+  await checkZip(bytes);
   const ast = await parseOffice(bytes);
   const sheets = ast.content.filter((n) => n.type === 'sheet');
   return sheets

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MSG } from '@studybuddy/shared/messages';
-import { ExtractionError, type ExtractOptions } from './extract-types.ts';
+import { ExtractionError, megapixels, type ExtractOptions } from './extract-types.ts';
 import { canvasToPgm, ocrImage } from './ocr.ts';
 
 const require = createRequire(import.meta.url);
@@ -19,11 +19,30 @@ async function hasImages(page: PDFPageProxy): Promise<boolean> {
   const ops = await page.getOperatorList();
   return ops.fnArray.some((fn) => IMAGE_OPS.has(fn));
 }
-/** OCR resolution; pages are capped so a poster-sized page cannot exhaust memory. */
+/** OCR resolution; pages are capped (side and area) so a poster-sized page cannot exhaust memory. */
 const OCR_DPI = 300;
 const MAX_RENDER_SIDE = 5000;
 
-async function open(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+/**
+ * pdf.js drops an image above `maxImageSize` with nothing but a warning (verbosity 1, through this thread's
+ * console). While a PDF is read, count those and keep the other warnings as quiet as verbosity 0 was.
+ */
+const DROPPED_IMAGE = 'Image exceeded maximum allowed size';
+let droppedImages = 0;
+
+function watchDroppedImages(): () => void {
+  const original = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const first = String(args[0]);
+    if (first.includes(DROPPED_IMAGE)) droppedImages++;
+    else if (!first.startsWith('Warning: ')) original(...args);
+  };
+  return () => {
+    console.warn = original;
+  };
+}
+
+async function open(bytes: Uint8Array, maxPixels: number): Promise<PDFDocumentProxy> {
   try {
     return await getDocument({
       data: bytes,
@@ -31,7 +50,11 @@ async function open(bytes: Uint8Array): Promise<PDFDocumentProxy> {
       disableFontFace: true,
       useSystemFonts: false,
       isEvalSupported: false,
-      verbosity: 0,
+      // Decoder caps: no image above maxPixels is decoded, nor any scratch canvas above its RGBA size.
+      maxImageSize: maxPixels,
+      canvasMaxAreaInBytes: maxPixels * 4,
+      isOffscreenCanvasSupported: false,
+      verbosity: 1,
     }).promise;
   } catch (err) {
     const name = (err as { name?: string }).name;
@@ -63,11 +86,15 @@ function joinItems(items: TextItemLike[]): string {
 
 const countAlnum = (s: string) => (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
 
-/** Renders one page at ~300 dpi on a white background, as a greyscale image for OCR. */
-async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<Buffer> {
+/** Renders one page at ~300 dpi (less when it would exceed `maxPixels`) on white, as a greyscale image for OCR. */
+async function renderPage(pdf: PDFDocumentProxy, pageNumber: number, maxPixels: number): Promise<Buffer> {
   const page = await pdf.getPage(pageNumber);
   const base = page.getViewport({ scale: 1 });
-  const scale = Math.min(OCR_DPI / 72, MAX_RENDER_SIDE / Math.max(base.width, base.height));
+  const scale = Math.min(
+    OCR_DPI / 72,
+    MAX_RENDER_SIDE / Math.max(base.width, base.height),
+    Math.sqrt(maxPixels / Math.max(1, base.width * base.height)),
+  );
   const viewport = page.getViewport({ scale });
   const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
   const ctx = canvas.getContext('2d');
@@ -85,7 +112,15 @@ async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<Bu
  * Pages before `startPage` are skipped (they were stored by an earlier, interrupted run).
  */
 export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<void> {
-  const pdf = await open(bytes);
+  const unwatch = watchDroppedImages();
+  try {
+    await readPages(await open(bytes, opts.maxPixels), opts);
+  } finally {
+    unwatch();
+  }
+}
+
+async function readPages(pdf: PDFDocumentProxy, opts: ExtractOptions): Promise<void> {
   try {
     const pages = pdf.numPages;
     if (pages > opts.maxPages) throw new ExtractionError('unreadable', MSG.courses.tooManyPages(opts.maxPages));
@@ -93,6 +128,7 @@ export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promi
     for (let n = Math.max(1, opts.startPage); n <= pages; n++) {
       let text: string;
       let scanned: boolean;
+      const dropped = droppedImages;
       try {
         const page = await pdf.getPage(n);
         text = joinItems((await page.getTextContent()).items as TextItemLike[]);
@@ -101,12 +137,16 @@ export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promi
       } catch {
         throw new ExtractionError('unreadable', MSG.courses.unreadablePdf);
       }
+      // A page that is mostly an image too large to decode: say so rather than "no text found".
+      if (droppedImages > dropped && countAlnum(text) < FULL_TEXT_CHARS) {
+        throw new ExtractionError('unreadable', MSG.courses.imageTooLarge(megapixels(opts.maxPixels)));
+      }
       if (!scanned) {
         opts.onPage({ page: n, unit: 'page', label: `page ${n}`, text, method: 'text' });
         continue;
       }
       opts.onOcrStart(n, pages);
-      const ocr = await ocrImage(await renderPage(pdf, n));
+      const ocr = await ocrImage(await renderPage(pdf, n, opts.maxPixels));
       // Keep what the text layer had when OCR found nothing better (e.g. a page with just a title).
       const best = countAlnum(ocr.text) >= countAlnum(text) ? ocr.text : text;
       opts.onPage({ page: n, unit: 'page', label: `page ${n}`, text: best, method: 'ocr' });

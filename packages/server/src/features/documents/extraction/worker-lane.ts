@@ -1,17 +1,28 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { MSG } from '@studybuddy/shared/messages';
 import { ExtractionError, type WorkerEvent, type WorkerRequest } from './extract-types.ts';
 
 const require = createRequire(import.meta.url);
 const WORKER_URL = new URL('../document.worker.ts', import.meta.url);
 
 /** Starts the TypeScript worker through tsx's loader (a worker's own execArgv cannot load .ts on Node 20). */
-function spawnWorker(maxOldGenerationSizeMb: number, nice: number): Worker {
+function spawnWorker(resourceLimits: ResourceLimits, nice: number): Worker {
   const tsx = pathToFileURL(require.resolve('tsx/esm/api')).href;
   const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb }, workerData: { nice } });
+  return new Worker(code, { eval: true, resourceLimits, workerData: { nice } });
 }
+
+/**
+ * The thread's V8 limits: past them Node ends only this thread (ERR_WORKER_OUT_OF_MEMORY). Native memory
+ * (decoded images in canvas, sharp, pdf.js buffers) is outside them: the decoders' pixel caps bound that.
+ */
+const heapLimits = (maxOldGenerationSizeMb: number): ResourceLimits => ({
+  maxOldGenerationSizeMb,
+  maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(maxOldGenerationSizeMb / 8))),
+  stackSizeMb: 4,
+});
 
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -31,6 +42,7 @@ export interface LaneOptions {
   idleMs?: number;
   /** A task that reports nothing for this long is killed with its thread. */
   stallMs?: number;
+  /** The thread's old-generation heap (config.limits.workerMemoryMb); past it only the thread ends. */
   maxOldGenerationSizeMb?: number;
   /** The thread's nice value (Linux): 10 by default, so the API's thread wins whenever both want the CPU. */
   nice?: number;
@@ -53,7 +65,7 @@ export class WorkerLane {
       maxTasksPerWorker: options.maxTasksPerWorker ?? 50,
       idleMs: options.idleMs ?? 30_000,
       stallMs: options.stallMs ?? 5 * 60_000,
-      maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048,
+      maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 1024,
       nice: options.nice ?? 10,
     };
   }
@@ -103,7 +115,7 @@ export class WorkerLane {
   private ensureWorker(): Worker {
     if (this.worker && this.tasksOnWorker < this.opts.maxTasksPerWorker) return this.worker;
     if (this.worker) void this.worker.terminate();
-    const worker = spawnWorker(this.opts.maxOldGenerationSizeMb, this.opts.nice);
+    const worker = spawnWorker(heapLimits(this.opts.maxOldGenerationSizeMb), this.opts.nice);
     worker.unref();
     worker.on('message', (e: WorkerEvent) => this.onMessage(e));
     worker.on('error', (err) => this.onCrash(worker, err));
@@ -151,7 +163,12 @@ export class WorkerLane {
     if (worker !== this.worker) return;
     this.worker = null;
     const task = this.current;
-    if (task) this.settle(() => task.reject(err));
+    if (!task) return;
+    // A file that needs more memory than a thread may have is refused for good, not retried.
+    const outOfMemory = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    const reason =
+      outOfMemory && task.req.op === 'extract' ? new ExtractionError('unreadable', MSG.courses.tooLargeToRead) : err;
+    this.settle(() => task.reject(reason));
   }
 
   private kill(reason: Error) {
