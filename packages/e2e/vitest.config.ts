@@ -9,6 +9,7 @@ export default defineConfig({
     retry: 1,
     pool: 'forks',
     globalSetup: ['src/global-setup.ts'],
+    setupFiles: ['src/csp-setup.ts'],
     maxWorkers: 2,
   },
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,9 +32,40 @@ export async function expectAccessible(page: Page): Promise<void> {
   }
 }
 
-/** A page in its own context (own cookies; axe needs pages made this way). */
+/** What Chromium says when the Content-Security-Policy (or nosniff) blocks something. */
+const CSP_REPORT = /Content[- ]Security[- ]Policy|Refused to/i;
+const violations: string[] = [];
+
+/** The CSP violations seen since the last call; csp-setup.ts fails the test when there are any. */
+export function takeCspViolations(): string[] {
+  return violations.splice(0);
+}
+
+/** Records every CSP violation in the context's pages: console reports, page errors, and the DOM event. */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(
+        `Content Security Policy violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}` +
+          ` (${e.sourceFile}:${e.lineNumber}) ${e.sample}`,
+      );
+    });
+  });
+  context.on('console', (message) => {
+    if (CSP_REPORT.test(message.text())) violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+  });
+  context.on('weberror', (webError) => {
+    const error = webError.error();
+    if (error.name === 'EvalError' || CSP_REPORT.test(error.message)) {
+      violations.push(`${webError.page()?.url() ?? '?'}: ${error.name}: ${error.message}`);
+    }
+  });
+}
+
+/** A page in its own context (own cookies; axe needs pages made this way), watched for CSP violations. */
 export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
   const context = await browser.newContext(options);
+  await watchCsp(context);
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => {}));
   return page;

@@ -5,10 +5,12 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import type { AppContext } from './platform/context.ts';
 import { installErrorHandling } from './platform/errors.ts';
+import { loggerOptions, type LogStream } from './platform/logger.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { installSameOriginGuard } from './platform/same-origin.ts';
 import { createRealtime } from './platform/realtime/realtime.ts';
 import { realtimeRoutes } from './platform/realtime/realtime.routes.ts';
+import { installSecurityHeaders } from './platform/security-headers.ts';
 import { installSpa } from './platform/spa.ts';
 import { createStorage } from './platform/storage/create-storage.ts';
 import { installSessionResolver } from './features/auth/session.ts';
@@ -29,6 +31,8 @@ export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
   mailer?: Mailer;
   logger?: boolean;
+  /** Log lines go here instead of stdout (tests read what is logged); implies logging on. */
+  logStream?: LogStream;
 }
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -36,11 +40,12 @@ export type App = FastifyInstance & { ctx: AppContext };
 /** Builds the whole server from a config; only main.ts listens. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false && !options.logStream ? false : loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   installErrorHandling(app);
+  installSecurityHeaders(app, config.publicUrl);
   // Only JSON and multipart bodies are accepted; anything else is a 415.
   app.removeContentTypeParser('text/plain');
 
@@ -54,7 +59,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     mailer:
       options.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        dataDir: config.dataDir,
+        log: app.log,
+        logLinks: process.env.NODE_ENV !== 'production',
+      }),
     storage: createStorage(config),
     realtime,
     log: app.log,
@@ -67,6 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installSameOriginGuard(app, config.publicUrl);
   installSessionResolver(app, ctx.db);
   await app.register(realtimeRoutes(ctx));
+  await app.register((await import('./platform/backup/backup.routes.ts')).backupRoutes(ctx));
   // features
   await app.register(healthRoutes(ctx));
   await app.register(sessionRoutes(ctx));
@@ -81,6 +93,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(documentsRoutes(ctx));
   await app.register(calendarRoutes(ctx));
 
-  await installSpa(app, config.webDist);
+  await installSpa(app, config.webDist, config.publicUrl);
   return Object.assign(app, { ctx }) as App;
 }

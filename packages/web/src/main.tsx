@@ -1,3 +1,5 @@
+// First: schemas built after this never use eval (the page's CSP forbids it).
+import '@studybuddy/shared/zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';

@@ -33,7 +33,13 @@ describe('mailer', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as AddressInfo;
     try {
-      const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'sb@test.local', dataDir, log });
+      const mailer = createMailer({
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        from: 'sb@test.local',
+        dataDir,
+        log,
+        logLinks: true,
+      });
       await mailer.send({ to: 'ada@g.ucla.edu', subject: 'Hello', text: 'Open http://localhost/verify?x=1' });
       expect(received).toHaveLength(1);
       expect(received[0]!.to).toEqual(['ada@g.ucla.edu']);
@@ -45,7 +51,7 @@ describe('mailer', () => {
   });
 
   it('writes an .eml file to the outbox when no SMTP_URL is set', async () => {
-    const mailer = createMailer({ from: 'sb@test.local', dataDir, log });
+    const mailer = createMailer({ from: 'sb@test.local', dataDir, log, logLinks: true });
     await mailer.send({
       to: 'bo@andrew.cmu.edu',
       subject: 'Reset',

@@ -14,12 +14,16 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-/** SMTP when a URL is configured, else an outbox folder of .eml files plus a log line with the links. */
+/**
+ * SMTP when a URL is configured, else an outbox folder of .eml files plus a log line; that line shows the
+ * links (sign-in codes, reset codes) only when `logLinks` (not in production: logs outlive the codes' secrecy).
+ */
 export function createMailer(opts: {
   smtpUrl?: string;
   from: string;
   dataDir: string;
   log: FastifyBaseLogger;
+  logLinks: boolean;
 }): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
@@ -38,6 +42,10 @@ export function createMailer(opts: {
       const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
       await writeFile(file, info.message as Buffer);
+      if (!opts.logLinks) {
+        opts.log.info({ to: message.to, subject: message.subject, file }, `mail to ${message.to} saved in the outbox`);
+        return;
+      }
       const links = message.text.match(/https?:\/\/\S+/g) ?? [];
       opts.log.info(
         { to: message.to, subject: message.subject, file, links },
