@@ -1,0 +1,226 @@
+// The quick part of the abuse suite (issue 13; the full one is `npm run bench abuse`): the real server in its own
+// process, so a stalled event loop or a decoder bomb shows in its health probes and its own memory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chatIdFor } from '@studybuddy/shared/chat';
+import { openDatabase } from '../db/connect.ts';
+import { seedFriendships, seedUser } from '../db/seed-users.ts';
+import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
+import { pathologicalTexts, pngBomb } from './hostile-payloads.ts';
+import { copyMigratedDatabase } from './test-app.ts';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Generous bounds that catch the hang (150 s for the 400,000 spaces) and the 1.7 GB decode, not a slow machine. */
+const PROBE_BOUND_MS = 1000;
+const ANSWER_BOUND_MS = 10_000;
+const GROWTH_BOUND_MB = 300;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** One GET /api/health on its own connection; the time it took (a failure counts as infinitely slow). */
+function probe(base: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(`${base}/api/health`, { agent: false, timeout: 60_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Infinity));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(Infinity));
+    req.end();
+  });
+}
+
+const statusKb = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+/**
+ * Runs `work` while probing /api/health every 100 ms; answers the slowest probe (one still out at the end counts
+ * by how long it has waited) and the server's peak RSS growth (the kernel's peak mark, reset at the start).
+ */
+async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
+  const baseline = statusKb(pid, 'VmRSS');
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  const probes: Promise<number>[] = [];
+  const sent: number[] = [];
+  const fire = () => {
+    sent.push(performance.now());
+    probes.push(probe(base));
+  };
+  fire();
+  const timer = setInterval(fire, 100);
+  const started = performance.now();
+  const result = await work();
+  const answerMs = performance.now() - started;
+  clearInterval(timer);
+  const peak = statusKb(pid, 'VmHWM');
+  const deadline = new Promise<number>((r) => setTimeout(() => r(Infinity), 2000));
+  const times = await Promise.all(probes.map((p) => Promise.race([p, deadline])));
+  return {
+    result,
+    answerMs,
+    slowestProbeMs: Math.max(...times),
+    probes: times.length,
+    growthMb: (peak - baseline) / 1024,
+  };
+}
+
+describe('one hostile student against the real server', () => {
+  let dataDir: string;
+  let child: ChildProcess;
+  let base: string;
+  let cookie: string;
+  let chatId: string;
+
+  /** (Re)starts the server on the data dir; a test that stalled it leaves it to be replaced, not waited for. */
+  async function start() {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    }
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: base,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'warn',
+        RATE_LIMITS: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let logs = '';
+    child.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${logs}`);
+      if ((await probe(base)) < Infinity) break;
+      if (Date.now() > deadline) throw new Error(`server did not start: ${logs}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  beforeEach(async () => {
+    const answered = await Promise.race([probe(base), new Promise<number>((r) => setTimeout(() => r(Infinity), 2000))]);
+    if (answered === Infinity) await start();
+  }, 120_000);
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'sb-abuse-'));
+    await copyMigratedDatabase(dataDir);
+    const database = await openDatabase({ dataDir });
+    const users = [
+      { email: 'mallory@g.ucla.edu', courses: ['BIO 1'], friends: ['frank@g.ucla.edu'] },
+      { email: 'frank@g.ucla.edu', courses: ['BIO 1'] },
+    ];
+    const ids: Record<string, string> = {};
+    for (const u of users) ids[u.email] = await seedUser(database.db, u);
+    await seedFriendships(database.db, users, ids);
+    const attacker = ids['mallory@g.ucla.edu']!;
+    cookie = `${SESSION_COOKIE}=${(await createSession(database.db, attacker)).token}`;
+    chatId = chatIdFor(attacker, ids['frank@g.ucla.edu']!);
+    await database.close();
+
+    await start();
+  }, 120_000);
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const post = (url: string, init: { json?: unknown; body?: RequestInit['body']; type?: string }) =>
+    fetch(base + url, {
+      method: 'POST',
+      headers: {
+        cookie,
+        ...(init.json !== undefined || init.type ? { 'content-type': init.type ?? 'application/json' } : {}),
+      },
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+      // Past this the request is abandoned (the server would still be stuck: the probes say so).
+      signal: AbortSignal.timeout(15_000),
+    }).then(
+      async (r) => ({ status: r.status, body: await r.text() }),
+      () => ({ status: 0, body: 'no answer in 15 s' }),
+    );
+
+  it.each([
+    ['"a" + 400,000 spaces + "b"', pathologicalTexts.spaces(400_000)],
+    ['400,000 "<"', pathologicalTexts.openBrackets(400_000)],
+    ['160,000 unclosed "<a "', pathologicalTexts.unclosedTags(160_000)],
+    ['newlines then spaces', pathologicalTexts.newlinesThenSpaces(499_998)],
+  ])(
+    'summarize-text with %s answers quickly and /api/health stays responsive',
+    async (_label, text) => {
+      const run = await watched(base, child.pid!, () => post('/api/summarize-text', { json: { text } }));
+      expect(run.result.status, run.result.body).toBeGreaterThanOrEqual(200);
+      expect(run.result.status, run.result.body).toBeLessThan(500);
+      expect(run.answerMs).toBeLessThan(ANSWER_BOUND_MS);
+      expect(run.slowestProbeMs).toBeLessThan(PROBE_BOUND_MS);
+    },
+    60_000,
+  );
+
+  it('a 30000×30000 PNG as a course document ends as unreadable without growing the server by 300 MB', async () => {
+    const png = await pngBomb(30_000, 30_000, 8);
+    const run = await watched(base, child.pid!, async () => {
+      const form = new FormData();
+      form.append('courseId', 'seed-0');
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scan.png');
+      const up = await fetch(`${base}/api/upload-document`, { method: 'POST', headers: { cookie }, body: form });
+      const id = ((await up.json()) as { document?: { id: string } }).document?.id;
+      if (!id) return { upload: up.status, status: 'refused' };
+      const until = Date.now() + 45_000;
+      for (;;) {
+        const doc = (await (await fetch(`${base}/api/documents/${id}`, { headers: { cookie } })).json()) as {
+          status: string;
+        };
+        if (['done', 'failed'].includes(doc.status) || Date.now() > until) return { upload: up.status, ...doc };
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    });
+    expect(['failed', 'refused']).toContain(run.result.status);
+    expect(run.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+    expect(run.slowestProbeMs).toBeLessThan(PROBE_BOUND_MS);
+  }, 90_000);
+
+  it('a 30000×30000 PNG as a profile picture or a chat image is refused without growing the server by 300 MB', async () => {
+    const small = await pngBomb(30_000, 30_000, 1);
+    const large = await pngBomb(30_000, 30_000, 8);
+    const run = await watched(base, child.pid!, async () => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(small)], { type: 'image/png' }), 'me.png');
+      const profile = await post('/api/uploads/profile-image', { body: form });
+      const chat = await post(`/api/chats/${chatId}/attachments?kind=image`, {
+        body: new Uint8Array(large),
+        type: 'image/png',
+      });
+      return { profile, chat };
+    });
+    for (const answer of [run.result.profile, run.result.chat]) {
+      expect(answer.status, answer.body).toBeGreaterThanOrEqual(400);
+      expect(answer.status, answer.body).toBeLessThan(500);
+    }
+    expect(run.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+  }, 90_000);
+});
