@@ -27,7 +27,7 @@ try {
       `  database: ${m.database.migrations.applied} migrations (${m.database.migrations.latest ?? 'none'})`,
       m.files.storage === 's3'
         ? '  files: in S3, not in this archive: copy the bucket (README, Back-up and restore)'
-        : `  files: ${m.files.count} (${formatBytes(m.files.bytes)})`,
+        : `  files: ${m.files.count} stored (${formatBytes(m.files.bytes)})`,
       '  The archive holds the secret key: keep it as private as the data dir.',
     ].join('\n'),
   );

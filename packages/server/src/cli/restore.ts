@@ -21,7 +21,7 @@ try {
       `  backup of ${m.createdAt}: ${m.database.migrations.applied} migrations, ` +
         (m.files.storage === 's3'
           ? 'files in S3 (restore the bucket copy)'
-          : `${m.files.count} files (${formatBytes(m.files.bytes)})`),
+          : `${m.files.count} stored files (${formatBytes(m.files.bytes)})`),
       '  Start the server with this DATA_DIR; it applies any newer migrations at start.',
     ].join('\n'),
   );
