@@ -41,6 +41,10 @@ export interface Limits {
   documentsPerDay: number;
   /** Resumable (tus) uploads a student may start per day. QUOTA_UPLOADS_PER_DAY */
   uploadsPerDay: number;
+  /** Unfinished resumable uploads a student may have staged at once. QUOTA_OPEN_UPLOADS */
+  openUploads: number;
+  /** Longest turn of one document's processing while other students' documents wait. DOCUMENT_SLICE_SECONDS */
+  documentSliceMs: number;
   /** WebSocket connections one student may hold open at once. QUOTA_SOCKETS */
   socketsPerStudent: number;
   /** Friend requests a student may send per day. QUOTA_FRIEND_REQUESTS_PER_DAY */
@@ -140,6 +144,8 @@ export function loadLimits(env: Env = {}): Limits {
     storageBytes: positiveInt(env, 'QUOTA_STORAGE_MB', 1024) * 1024 * 1024,
     documentsPerDay: positiveInt(env, 'QUOTA_DOCUMENTS_PER_DAY', 100),
     uploadsPerDay: positiveInt(env, 'QUOTA_UPLOADS_PER_DAY', 200),
+    openUploads: positiveInt(env, 'QUOTA_OPEN_UPLOADS', 5),
+    documentSliceMs: positiveInt(env, 'DOCUMENT_SLICE_SECONDS', 30) * 1000,
     socketsPerStudent: positiveInt(env, 'QUOTA_SOCKETS', 20),
     friendRequestsPerDay: positiveInt(env, 'QUOTA_FRIEND_REQUESTS_PER_DAY', 100),
     feedbackPerHour: positiveInt(env, 'QUOTA_FEEDBACK_PER_HOUR', 20),

@@ -633,6 +633,7 @@ export const MSG = {
     storage: 'storage space for your files',
     documentsPerDay: 'course documents uploaded per day',
     uploadsPerDay: 'large uploads started per day',
+    openUploads: 'unfinished large uploads at once',
     sockets: 'open tabs and devices connected at once',
     friendRequestsPerDay: 'friend requests sent per day',
     feedbackPerHour: 'feedback messages per hour from your network',
@@ -640,5 +641,6 @@ export const MSG = {
     tryLater: 'Please try again later.',
     freeSpace: 'Delete some documents or files to free space.',
     closeTabs: 'Close another tab or device and try again.',
+    finishUploads: 'Finish or cancel one of them and try again.',
   },
 } as const;

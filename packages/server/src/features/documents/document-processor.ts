@@ -2,7 +2,9 @@ import { buffer as readAll } from 'node:stream/consumers';
 import { MSG } from '@studybuddy/shared/messages';
 import type { DocumentErrorKind } from '@studybuddy/shared/documents-api';
 import type { AppContext } from '../../platform/context.ts';
-import { PermanentJobError, type JobContext, type JobDefinition } from '../../platform/jobs/job-queue.ts';
+import { AppError } from '../../platform/errors.ts';
+import { PermanentJobError, YIELD, type JobContext, type JobDefinition } from '../../platform/jobs/job-queue.ts';
+import { storeWithinQuota } from '../files/storage-quota.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 import type { DocumentAi } from './document-ai.ts';
 import * as repo from './documents.repository.ts';
@@ -33,6 +35,9 @@ interface Deps {
   canvas: () => CanvasFilesSource;
 }
 
+/** The reason a slice's extraction is stopped: the job saves its pages and goes to the back of the queue. */
+class SliceOver extends Error {}
+
 /** Tells the owner's open tabs that the document changed (they refetch it). */
 function announce(ctx: AppContext, doc: repo.DocumentRow) {
   ctx.realtime?.toUsers([doc.userId], { type: 'document.changed', documentId: doc.id, courseId: doc.courseId });
@@ -50,7 +55,9 @@ async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buff
   try {
     const file = await canvas.downloadFile(doc.userId, doc.courseId, doc.canvasFileId);
     const storagePath = storagePathFor(doc.userId, doc.id, doc.name);
-    await ctx.storage.put(storagePath, file.bytes, { contentType: file.contentType });
+    await storeWithinQuota(ctx, doc.userId, storagePath, file.bytes.length, () =>
+      ctx.storage.put(storagePath, file.bytes, { contentType: file.contentType }),
+    );
     await repo.updateDocument(ctx.db, doc.id, {
       storagePath,
       size: file.bytes.length,
@@ -58,6 +65,7 @@ async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buff
     });
     return file;
   } catch (err) {
+    if (err instanceof AppError && err.code === 'quota_exceeded') throw new DocumentFailure('error', err.message);
     if (err instanceof CanvasFilesError) {
       if (err.kind === 'forbidden' || err.kind === 'auth' || err.kind === 'not_connected') {
         throw new DocumentFailure('access_denied', MSG.courses.accessDenied);
@@ -70,7 +78,7 @@ async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buff
   }
 }
 
-async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Promise<void> {
+async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Promise<void | typeof YIELD> {
   const { ctx, extractLane, ai } = deps;
   const doc = await repo.findDocument(ctx.db, payload.documentId);
   if (!doc || doc.status === 'done') return;
@@ -95,6 +103,18 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
     pending = [];
     if (batch.length) enqueueWrite(() => repo.upsertPages(ctx.db, doc.id, batch));
   };
+  // A long PDF takes turns: once its slice is used up and another student's job waits, the pages read so far
+  // are saved and the job goes to the back of the queue; the next turn resumes at the first missing page.
+  const slice = new AbortController();
+  const sliceEnds = Date.now() + ctx.config.limits.documentSliceMs;
+  let nextCheck = sliceEnds;
+  const maybeYield = () => {
+    if (kind !== 'pdf' || slice.signal.aborted || Date.now() < nextCheck) return;
+    nextCheck = Date.now() + 1000;
+    enqueueWrite(async () => {
+      if (await job.othersWaiting()) slice.abort(new SliceOver('slice over'));
+    });
+  };
   const onEvent = (e: WorkerEvent) => {
     if (e.type === 'total') total = e.pages;
     else if (e.type === 'ocr') {
@@ -107,6 +127,7 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
       pending.push(e.page);
       // OCR pages are slow and precious: store each at once, so a crash loses at most the page in progress.
       if (e.page.method === 'ocr' || pending.length >= 25) flush();
+      maybeYield();
     }
   };
 
@@ -122,11 +143,15 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
         maxPages: ctx.config.limits.documentMaxPages,
         maxPixels: ctx.config.limits.imageMaxPixels,
       },
-      { onEvent, signal: job.signal, transfer: [copy.buffer] },
+      { onEvent, signal: AbortSignal.any([job.signal, slice.signal]), transfer: [copy.buffer] },
     );
   } catch (err) {
     flush();
     await writes;
+    if (err instanceof SliceOver && !job.signal.aborted) {
+      ctx.log.info({ documentId: doc.id, nextPage: await repo.nextMissingPage(ctx.db, doc.id) }, 'document yields');
+      return YIELD;
+    }
     if (err instanceof ExtractionError) throw new DocumentFailure(err.kind, err.message);
     throw err;
   }

@@ -20,6 +20,8 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/job-queue.ts';
+import { createQuota, DAY_MS } from '../../platform/quota.ts';
+import { assertStorageRoom, storeWithinQuota } from '../files/storage-quota.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 import type { DocumentAi } from './document-ai.ts';
 import { PROCESS_JOB } from './document-processor.ts';
@@ -66,6 +68,24 @@ export function createDocumentsService(deps: {
 }) {
   const { ctx, queue, ai } = deps;
   const canvasListings = new Map<string, { at: number; status: CanvasListingStatus }>();
+  const quota = createQuota(ctx.db);
+
+  /** Counts one course document added today (QUOTA_DOCUMENTS_PER_DAY) and gives it back when `add` fails. */
+  async function countDocument<T>(userId: string, add: () => Promise<T>): Promise<T> {
+    const key = `documents:${userId}`;
+    await quota.consume(key, {
+      what: MSG.quota.documentsPerDay,
+      limit: ctx.config.limits.documentsPerDay,
+      windowMs: DAY_MS,
+      when: MSG.quota.tryTomorrow,
+    });
+    try {
+      return await add();
+    } catch (err) {
+      await quota.refund(key).catch(() => undefined);
+      throw err;
+    }
+  }
 
   async function ownDocument(userId: string, id: string): Promise<repo.DocumentRow> {
     const doc = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findOwnDocument(ctx.db, userId, id) : undefined;
@@ -84,14 +104,20 @@ export function createDocumentsService(deps: {
   }
 
   async function enqueueProcessing(doc: repo.DocumentRow): Promise<void> {
-    await repo.updateDocument(ctx.db, doc.id, {
-      status: 'queued',
-      errorKind: null,
-      errorMessage: null,
-      progressPage: null,
-      progressPages: null,
-    });
-    await queue.enqueue(PROCESS_JOB, { documentId: doc.id }, { dedupeKey: `document:${doc.id}` });
+    const enqueue = async () => {
+      await repo.updateDocument(ctx.db, doc.id, {
+        status: 'queued',
+        errorKind: null,
+        errorMessage: null,
+        progressPage: null,
+        progressPages: null,
+      });
+      await queue.enqueue(PROCESS_JOB, { documentId: doc.id }, { dedupeKey: `document:${doc.id}`, owner: doc.userId });
+    };
+    // A Canvas file opened for the first time is imported: its bytes become the student's.
+    if (doc.status !== 'not_processed' || doc.storagePath) return enqueue();
+    await assertStorageRoom(ctx, doc.userId, doc.size);
+    await countDocument(doc.userId, enqueue);
   }
 
   async function assertOwnCourse(userId: string, courseId: string): Promise<void> {
@@ -115,7 +141,11 @@ export function createDocumentsService(deps: {
           source: 'local',
           status: 'queued',
         });
-        await queue.enqueue(PROCESS_JOB, { documentId: d.id }, { dedupeKey: `document:${d.id}`, db: txDb });
+        await queue.enqueue(
+          PROCESS_JOB,
+          { documentId: d.id },
+          { dedupeKey: `document:${d.id}`, db: txDb, owner: userId },
+        );
         return created;
       });
     } catch (err) {
@@ -201,48 +231,59 @@ export function createDocumentsService(deps: {
       return { name: doc.name, contentType: obj.meta.contentType, size: obj.meta.size, body: obj.body };
     },
 
-    /** Stores any file for one of the user's courses and queues its processing, atomically. */
+    /**
+     * Stores any file for one of the user's courses and queues its processing, atomically; within the
+     * documents-per-day and storage quotas (a refused file leaves nothing behind).
+     */
     async upload(userId: string, file: UploadedFileInput): Promise<UploadDocumentResponse> {
       await assertOwnCourse(userId, file.courseId);
       if (!file.bytes.length) throw badRequest(MSG.courses.fileRequired, 'file');
-      const id = randomUUID();
-      const name = cleanName(file.filename);
-      const storagePath = storagePathFor(userId, id, name);
-      const contentType = /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream';
-      try {
-        await ctx.storage.put(storagePath, file.bytes, { contentType, customMetadata: { originalName: name } });
-      } catch (err) {
-        ctx.log.error({ err }, 'storing an uploaded document failed');
-        throw new AppError(500, 'upload_failed', MSG.courses.uploadFailed);
-      }
-      try {
-        return await createDocument(userId, {
-          id,
-          courseId: file.courseId,
-          name,
-          storagePath,
-          contentType,
-          size: file.bytes.length,
+      await assertStorageRoom(ctx, userId, file.bytes.length);
+      return countDocument(userId, async () => {
+        const id = randomUUID();
+        const name = cleanName(file.filename);
+        const storagePath = storagePathFor(userId, id, name);
+        const contentType = /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream';
+        return storeWithinQuota(ctx, userId, storagePath, file.bytes.length, async () => {
+          try {
+            await ctx.storage.put(storagePath, file.bytes, { contentType, customMetadata: { originalName: name } });
+          } catch (err) {
+            ctx.log.error({ err }, 'storing an uploaded document failed');
+            throw new AppError(500, 'upload_failed', MSG.courses.uploadFailed);
+          }
+          try {
+            return await createDocument(userId, {
+              id,
+              courseId: file.courseId,
+              name,
+              storagePath,
+              contentType,
+              size: file.bytes.length,
+            });
+          } catch (err) {
+            await ctx.storage.delete(storagePath).catch(() => undefined);
+            throw err;
+          }
         });
-      } catch (err) {
-        await ctx.storage.delete(storagePath).catch(() => undefined);
-        throw err;
-      }
+      });
     },
 
     /** A document from a finished upload to the course-document target (resumable for large files). */
     async createFromUpload(userId: string, input: CreateDocumentInput): Promise<UploadDocumentResponse> {
       await assertOwnCourse(userId, input.courseId);
-      if (!input.path.startsWith(`${uploadsFolder(userId)}/`)) throw notFound();
-      const meta = await ctx.storage.head(input.path);
-      if (!meta) throw notFound();
-      return createDocument(userId, {
-        id: randomUUID(),
-        courseId: input.courseId,
-        name: cleanName(input.name),
-        storagePath: input.path,
-        contentType: meta.contentType,
-        size: meta.size,
+      // The file itself was counted against storage when it was uploaded.
+      return countDocument(userId, async () => {
+        if (!input.path.startsWith(`${uploadsFolder(userId)}/`)) throw notFound();
+        const meta = await ctx.storage.head(input.path);
+        if (!meta) throw notFound();
+        return createDocument(userId, {
+          id: randomUUID(),
+          courseId: input.courseId,
+          name: cleanName(input.name),
+          storagePath: input.path,
+          contentType: meta.contentType,
+          size: meta.size,
+        });
       });
     },
 

@@ -11,6 +11,7 @@ import { AppError, badRequest } from '../../platform/errors.ts';
 import { folderOf } from '../../platform/storage/storage.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { reencodeImage } from './image-processing.ts';
+import { assertStorageRoom, storeWithinQuota } from './storage-quota.service.ts';
 
 /**
  * Upload targets: a feature names where its uploads go and what they may be, then the generic upload
@@ -87,21 +88,29 @@ async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Validates the target, checks and re-encodes images, stores the file content-addressed and describes it. */
+/**
+ * Validates the target, checks and re-encodes images, stores the file content-addressed and describes it.
+ * The file counts against the uploader's storage quota; one that does not fit is refused before it is written.
+ */
 export async function storeUpload(ctx: AppContext, req: UploadRequest, source: UploadSource): Promise<UploadedFile> {
   const target = uploadTarget(ctx, req.target);
   const size = 'data' in source ? source.data.length : source.size;
   if (size === 0) throw badRequest(MSG.files.empty, 'file');
   if (size > target.maxBytes) throw new AppError(413, 'payload_too_large', MSG.files.tooLarge, 'file');
   const folder = folderOf(await target.folder(req.user, req.params));
+  await assertStorageRoom(ctx, req.user.id, size);
   const name = cleanName(req.filename);
   const options = { cacheControl: IMMUTABLE_CACHE, customMetadata: { originalName: name } };
+  const within = <T>(fullPath: string, bytes: number, write: () => Promise<T>) =>
+    storeWithinQuota(ctx, req.user.id, fullPath, bytes, write);
 
   if (target.kind === 'image') {
     const input = 'data' in source ? source.data : await readFile(source.file);
     const image = await reencodeImage(input, target.maxImagePx ?? 2048, ctx.config.limits.imageMaxPixels);
     const fullPath = `${folder}/${createHash('sha256').update(image.data).digest('hex')}.${image.ext}`;
-    const meta = await ctx.storage.put(fullPath, image.data, { ...options, contentType: image.contentType });
+    const meta = await within(fullPath, image.data.length, () =>
+      ctx.storage.put(fullPath, image.data, { ...options, contentType: image.contentType }),
+    );
     return describe(meta, name);
   }
 
@@ -110,10 +119,16 @@ export async function storeUpload(ctx: AppContext, req: UploadRequest, source: U
   const ext = detected?.ext ?? safeExt(name);
   if ('data' in source) {
     const fullPath = `${folder}/${createHash('sha256').update(source.data).digest('hex')}.${ext}`;
-    return describe(await ctx.storage.put(fullPath, source.data, { ...options, contentType }), name);
+    const meta = await within(fullPath, size, () =>
+      ctx.storage.put(fullPath, source.data, { ...options, contentType }),
+    );
+    return describe(meta, name);
   }
   const fullPath = `${folder}/${await sha256OfFile(source.file)}.${ext}`;
-  return describe(await ctx.storage.putFile(fullPath, source.file, { ...options, contentType }), name);
+  const meta = await within(fullPath, size, () =>
+    ctx.storage.putFile(fullPath, source.file, { ...options, contentType }),
+  );
+  return describe(meta, name);
 }
 
 function describe(

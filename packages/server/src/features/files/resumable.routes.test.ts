@@ -160,6 +160,53 @@ describe('resumable uploads (tus) over real sockets', () => {
     }
   });
 
+  it("takes the upload id from the path only: a query string naming another student's upload reaches nothing of theirs", async () => {
+    const data = Buffer.alloc(300_000, 3);
+    const victimCreated = await create(other.cookie, data.length, { target: 'test-file', filename: 'victim.bin' });
+    const victimUrl = victimCreated.headers.get('location')!;
+    const victimId = victimUrl.split('/').pop()!;
+    expect((await patch(other.cookie, victimUrl, 0, data.subarray(0, 100_000))).status).toBe(204);
+
+    // An id of the attacker's own shape that does not exist, with the victim's id in the query string.
+    const ghost = `${user.id}.${'0'.repeat(24)}`;
+    const tricks = [`/api/resumable/${ghost}?x=/${victimId}`, `/api/resumable/${ghost}?x=/api/resumable/${victimId}`];
+    for (const url of tricks) {
+      expect((await head(user.cookie, url)).status).toBe(404);
+      expect((await patch(user.cookie, url, 100_000, data.subarray(100_000, 200_000))).status).toBe(404);
+      const del = await fetch(`${base}${url}`, { method: 'DELETE', headers: { ...TUS, cookie: user.cookie } });
+      expect(del.status).toBe(404);
+    }
+    // The victim's id encoded into the path segment is not an id at all.
+    const encoded = `/api/resumable/${user.id}.${'0'.repeat(24)}%2F${victimId}`;
+    expect((await head(user.cookie, encoded)).status).toBe(404);
+
+    // With a real upload of the attacker's own, the request only ever concerns that one.
+    const mine = await create(user.cookie, 1000, { target: 'test-file', filename: 'mine.bin' });
+    const mineUrl = mine.headers.get('location')!;
+    const probe = await head(user.cookie, `${mineUrl}?x=/${victimId}`);
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('upload-length')).toBe('1000');
+    expect(probe.headers.get('upload-offset')).toBe('0');
+    const takeOver = await patch(user.cookie, `${mineUrl}?x=/${victimId}`, 100_000, data.subarray(100_000));
+    expect(takeOver.status).not.toBe(204);
+    const cancel = await fetch(`${base}${mineUrl}?x=/${victimId}`, {
+      method: 'DELETE',
+      headers: { ...TUS, cookie: user.cookie },
+    });
+    expect(cancel.status).toBe(204);
+    expect((await head(user.cookie, mineUrl)).status).toBe(404);
+
+    // The victim's upload is intact and completes with exactly their bytes.
+    const resumed = await head(other.cookie, victimUrl);
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get('upload-offset')).toBe('100000');
+    const done = await patch(other.cookie, victimUrl, 100_000, data.subarray(100_000));
+    expect(done.status).toBe(200);
+    const { file } = (await done.json()) as { file: UploadedFile };
+    expect(file.md5Hash).toBe(createHash('md5').update(data).digest('base64'));
+    expect(file.path.startsWith(`users/${other.id}/`)).toBe(true);
+  });
+
   it('refuses a finished upload whose bytes are not an image, and drops it', async () => {
     const text = Buffer.from('not an image at all\n'.repeat(20_000));
     const created = await create(user.cookie, text.length, {

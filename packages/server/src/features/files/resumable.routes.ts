@@ -7,9 +7,11 @@ import { FILES_API } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, errorBody, notFound } from '../../platform/errors.ts';
+import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
 import { requireUser, type SessionUser } from '../auth/session.ts';
 import { stagingDir, storeUpload, uploadTarget } from './files.service.ts';
 import { StagingStore } from './staging-store.ts';
+import { assertStorageRoom } from './storage-quota.service.ts';
 
 /** Largest resumable upload of any target; each target's own limit is checked when the upload is created. */
 const RESUMABLE_MAX_BYTES = 1024 * 1024 * 1024;
@@ -18,6 +20,19 @@ const ID = /^[A-Za-z0-9_-]{1,64}\.[a-f0-9]{24}$/;
 const RESERVED = new Set(['target', 'filename', 'filetype', 'name', 'type']);
 
 type TusRequest = Request & { runtime?: { node?: { req: IncomingMessage } } };
+
+const NOT_FOUND = { status_code: 404, body: JSON.stringify(errorBody('not_found', MSG.api.notFound)) };
+
+/** The upload id from the path alone: a query string (`…/<mine>?x=/<theirs>`) never names an upload. */
+export function uploadIdOf(url: string): string | undefined {
+  const { pathname } = new URL(url, 'http://localhost');
+  const prefix = `${FILES_API.resumable}/`;
+  if (!pathname.startsWith(prefix)) return undefined;
+  const id = pathname.slice(prefix.length);
+  return ID.test(id) ? id : undefined;
+}
+
+const ownedBy = (user: SessionUser, id: string) => ID.test(id) && id.startsWith(`${user.id}.`);
 
 /** A failure in the shape tus hooks throw, with our standard error JSON as the body. */
 function tusError(err: unknown): { status_code: number; body: string } {
@@ -37,11 +52,16 @@ function paramsOf(metadata: Upload['metadata']): Record<string, string> {
  * tus 1.0 resumable uploads (spec: files over 262144 bytes): POST creates, PATCH appends at the offset,
  * HEAD tells a reconnecting client where to resume, DELETE cancels. Bytes are staged on local disk; the
  * complete file is checked and written to the storage (disk or S3) and the final PATCH answers with the
- * stored file's JSON. Upload ids are `<userId>.<random>` and only their owner may touch them.
+ * stored file's JSON. Upload ids are `<userId>.<random>`, read from the path only, and only their owner may touch
+ * them (checked by the route, again on every tus request and at completion).
+ * Quotas at creation: uploads started per day, unfinished uploads at once, and storage (what the student keeps,
+ * plus what their unfinished uploads declared, plus this Upload-Length).
  * Several app instances need sticky routing for one upload (the staging folder is per instance).
  */
 export function resumableRoutes(ctx: AppContext) {
   const store = new StagingStore(stagingDir(ctx.config));
+  const quota = createQuota(ctx.db);
+  const limits = ctx.config.limits;
   const owners = new WeakMap<IncomingMessage, SessionUser>();
   const ownerOf = (req: Request) => {
     const raw = (req as TusRequest).runtime?.node?.req;
@@ -57,6 +77,10 @@ export function resumableRoutes(ctx: AppContext) {
     respectForwardedHeaders: ctx.config.trustProxy,
     maxSize: RESUMABLE_MAX_BYTES,
     namingFunction: (req) => `${ownerOf(req).id}.${randomBytes(12).toString('hex')}`,
+    getFileIdFromRequest: (req) => uploadIdOf(req.url),
+    async onIncomingRequest(req, id) {
+      if (!ownedBy(ownerOf(req), id)) throw NOT_FOUND;
+    },
     async onUploadCreate(req, upload) {
       try {
         const user = ownerOf(req);
@@ -71,6 +95,18 @@ export function resumableRoutes(ctx: AppContext) {
         }
         // Authorises the destination now, before any byte is sent.
         await target.folder(user, paramsOf(meta));
+        const open = await store.openUploads(user.id);
+        if (open.length >= limits.openUploads) {
+          throw quotaExceeded({ what: MSG.quota.openUploads, when: MSG.quota.finishUploads }, limits.openUploads);
+        }
+        await assertStorageRoom(ctx, user.id, upload.size + open.reduce((a, b) => a + b, 0));
+        // Counted last: a refused creation costs nothing.
+        await quota.consume(`uploads:${user.id}`, {
+          what: MSG.quota.uploadsPerDay,
+          limit: limits.uploadsPerDay,
+          windowMs: DAY_MS,
+          when: MSG.quota.tryTomorrow,
+        });
         return {};
       } catch (err) {
         throw tusError(err);
@@ -78,11 +114,13 @@ export function resumableRoutes(ctx: AppContext) {
     },
     async onUploadFinish(req, upload) {
       const meta = upload.metadata ?? {};
+      const user = ownerOf(req);
+      if (!ownedBy(user, upload.id)) throw NOT_FOUND;
       try {
         const file = await storeUpload(
           ctx,
           {
-            user: ownerOf(req),
+            user,
             target: meta.target ?? '',
             params: paramsOf(meta),
             filename: meta.filename ?? meta.name ?? 'file',
@@ -120,6 +158,9 @@ export function resumableRoutes(ctx: AppContext) {
     );
     sweeper.unref();
     app.addHook('onClose', async () => clearInterval(sweeper));
+    app.addHook('onReady', async () => {
+      void store.sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep'));
+    });
 
     // The body of a PATCH is streamed to the staging file by tus, never buffered by Fastify.
     app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
@@ -127,7 +168,9 @@ export function resumableRoutes(ctx: AppContext) {
     const handle = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
       const user = requireUser(request);
       const { id } = request.params;
-      if (id !== undefined && (!ID.test(id) || !id.startsWith(`${user.id}.`))) throw notFound();
+      if (id !== undefined && !ownedBy(user, id)) throw notFound();
+      // tus reads the id from the raw URL: hand it the path alone.
+      request.raw.url = request.raw.url?.split('?')[0];
       owners.set(request.raw, user);
       reply.hijack();
       await tus.handle(request.raw, reply.raw);
@@ -139,7 +182,7 @@ export function resumableRoutes(ctx: AppContext) {
     app.get<{ Params: { id: string } }>(`${FILES_API.resumable}/:id/result`, async (request, reply) => {
       const user = requireUser(request);
       const { id } = request.params;
-      if (!ID.test(id) || !id.startsWith(`${user.id}.`)) throw notFound();
+      if (!ownedBy(user, id)) throw notFound();
       const file = await store.readResult(id);
       if (!file) throw notFound();
       return reply.header('Cache-Control', 'no-store').send({ file });

@@ -58,6 +58,21 @@ export class StagingStore extends FileStore {
     );
   }
 
+  /** The declared sizes of a user's unfinished, unexpired uploads (ids are `<userId>.<random>`). */
+  async openUploads(userId: string, now = Date.now()): Promise<number[]> {
+    const names = await readdir(this.directory).catch(() => [] as string[]);
+    const sizes: number[] = [];
+    for (const name of names) {
+      if (!name.startsWith(`${userId}.`) || !name.endsWith('.json') || name.endsWith(RESULT_SUFFIX)) continue;
+      const id = name.slice(0, -'.json'.length);
+      if (await this.readResult(id)) continue;
+      const info = await this.configstore.get(id);
+      const created = info?.creation_date ? Date.parse(info.creation_date) : 0;
+      if (info && now - created <= STAGING_MS) sizes.push(info.size ?? 0);
+    }
+    return sizes;
+  }
+
   /** Removes unfinished uploads older than a day and results older than an hour. */
   async sweep(now = Date.now()): Promise<number> {
     const names = await readdir(this.directory).catch(() => [] as string[]);
