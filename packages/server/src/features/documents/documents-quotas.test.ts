@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { DEMO_TOKEN, startEmulator, type Emulator } from '@studybuddy/canvas-emulator/server';
+import type { CourseDocumentsResponse } from '@studybuddy/shared/documents-api';
 import { MSG } from '@studybuddy/shared/messages';
 import { courseDocuments, documentPages, jobs, storedFiles } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -85,4 +87,56 @@ describe('course documents: per-student quotas and fair processing', () => {
       .where(eq(jobs.dedupeKey, `document:${long.document.id}`));
     expect(job).toMatchObject({ status: 'done', attempts: 1, owner: ann.id });
   }, 240_000);
+});
+
+describe('Canvas files count as documents added when first opened', () => {
+  let emu: Emulator;
+  let t: TestApp;
+  beforeAll(async () => {
+    emu = await startEmulator({ throttle: false });
+    t = await createTestApp({ CANVAS_URL_UCLA: emu.url, RATE_LIMITS: 'false', QUOTA_DOCUMENTS_PER_DAY: '2' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await emu?.close();
+  });
+
+  it('counts each first opening, not the listing nor a second opening, and refuses the third of the day', async () => {
+    const ada = await createUser(t.app);
+    const connect = await t.app.inject({
+      method: 'POST',
+      url: '/api/lms/connect',
+      headers: { cookie: ada.cookie },
+      payload: { access_token: DEMO_TOKEN },
+    });
+    expect(connect.statusCode).toBe(200);
+    const listed = (
+      await t.app.inject({ url: '/api/courses/1100/documents?refresh=1', headers: { cookie: ada.cookie } })
+    ).json<CourseDocumentsResponse>();
+    const canvasDocs = listed.documents.filter((d) => d.source === 'canvas');
+    expect(canvasDocs.length).toBeGreaterThanOrEqual(3); // listing them counted nothing
+    const open = (id: string) =>
+      t.app.inject({ method: 'POST', url: `/api/documents/${id}/process`, headers: { cookie: ada.cookie } });
+    const [a, b, c] = canvasDocs as [(typeof canvasDocs)[0], (typeof canvasDocs)[0], (typeof canvasDocs)[0]];
+    expect((await open(a.id)).statusCode).toBe(200);
+    expect((await open(a.id)).statusCode).toBe(200); // already on its way: not counted again
+    expect((await open(b.id)).statusCode).toBe(200);
+    const third = await open(c.id);
+    expect(third.statusCode).toBe(429);
+    expect(third.json().error).toEqual({
+      code: 'quota_exceeded',
+      message: MSG.quota.exceeded(MSG.quota.documentsPerDay, '2', MSG.quota.tryTomorrow),
+    });
+    const [row] = await t.app.ctx.db
+      .select()
+      .from(courseDocuments)
+      .where(and(eq(courseDocuments.id, c.id), eq(courseDocuments.userId, ada.id)));
+    expect(row).toMatchObject({ status: 'not_processed', storagePath: null });
+    expect(
+      await t.app.ctx.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `document:${c.id}`)),
+    ).toHaveLength(0);
+  });
 });
