@@ -72,6 +72,9 @@ export interface UploadTask {
 const RETRY_STATUS = (status: number) =>
   status === 0 || status === 408 || status === 429 || (status >= 500 && status < 600);
 
+/** A per-student quota's refusal (429 quota_exceeded): retrying soon cannot help, so its message is shown. */
+const isQuotaRefusal = (status: number, body: string) => status === 429 && body.includes('"quota_exceeded"');
+
 /** 1 s, 2 s, 4 s … capped at 64 s, plus up to 1 s of jitter. */
 export function backoffDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 64_000) + Math.floor(Math.random() * 1000);
@@ -93,7 +96,7 @@ function errorFor(status: number, body: string, fallback: string): UploadError {
   const code: UploadErrorCode =
     status === 401
       ? 'unauthenticated'
-      : status === 402 || status === 413
+      : status === 402 || status === 413 || isQuotaRefusal(status, body)
         ? 'quota-exceeded'
         : status === 403
           ? 'unauthorized'
@@ -203,7 +206,7 @@ class DirectTask extends BaseTask {
     if (this.state !== 'running') return;
     const file = status >= 200 && status < 300 ? parseUploaded(body) : null;
     if (file) return this.succeed(file);
-    if (RETRY_STATUS(status)) {
+    if (RETRY_STATUS(status) && !isQuotaRefusal(status, body)) {
       if (!this.window.allows())
         return this.fail(new UploadError('retry-limit-exceeded', MSG.files.retryLimitExceeded));
       this.setState('running', 0);
@@ -276,6 +279,7 @@ class ResumableTask extends BaseTask {
       },
       onShouldRetry: (err) => {
         const status = err.originalResponse?.getStatus() ?? 0;
+        if (isQuotaRefusal(status, err.originalResponse?.getBody() ?? '')) return false;
         // 409/423 are tus offset conflicts (e.g. a browser replayed a chunk after a dropped connection): the
         // retry asks the server for its offset (HEAD) and goes on from there.
         if (!(RETRY_STATUS(status) || status === 409 || status === 423) || this.state !== 'running') return false;
