@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { compareCandidates, matchScore } from '@studybuddy/shared/match-score';
 import type { MatchCandidate, MatchPage } from '@studybuddy/shared/social';
-import { YEARS } from '@studybuddy/shared/limits';
+import { YEARS, type Year } from '@studybuddy/shared/limits';
 import type { UniversityKey } from '@studybuddy/shared/universities';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { befriend, cookieFor, insertStudents, setCreatedAt, type StudentSpec } from './students.fixture.ts';
@@ -67,7 +67,7 @@ describe('match ranking in SQL equals the shared score rule', () => {
     const viewer = specs[v]!;
     if (viewer.courses!.length === 0) viewer.courses = [pick(COURSES)];
     const otherMajor = MAJORS.find((m) => m.trim().toLowerCase() !== viewer.major!.trim().toLowerCase())!;
-    const otherYear = YEARS[(YEARS.indexOf(viewer.year!) + 1) % YEARS.length]!;
+    const otherYear = YEARS[(YEARS.indexOf(viewer.year as Year) + 1) % YEARS.length]!;
     const bands = [
       { major: otherMajor, year: otherYear, courses: [] },
       { major: otherMajor, year: viewer.year!, courses: [] },
