@@ -20,11 +20,23 @@ describe('groups and hot groups in Chromium', () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startServer({}, [
-        { email: ADA, name: 'Ada Lovelace', friends: [BEN, CAL] },
+        // Both imported the course from Canvas (hot groups are its students' only); Ada's coursework names the item.
+        {
+          email: ADA,
+          name: 'Ada Lovelace',
+          friends: [BEN, CAL],
+          coursework: [
+            { courseId: '1102', courseName: 'CS 1102', items: [{ id: 'assignment_55', name: 'Problem Set 4' }] },
+          ],
+        },
         { email: BEN, name: 'Ben Carter', friends: [DEE] },
         { email: CAL, name: 'Cal Diaz' },
         { email: DEE, name: 'Dee Evans' },
-        { email: EVE, name: 'Eve Fischer' },
+        {
+          email: EVE,
+          name: 'Eve Fischer',
+          coursework: [{ courseId: '1102', courseName: 'CS 1102', items: [] }],
+        },
       ]),
       launchBrowser(),
     ]);

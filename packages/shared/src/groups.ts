@@ -47,12 +47,8 @@ const lmsId = (pattern: RegExp) =>
 export const hotGroupSchema = z.object({
   courseId: lmsId(/^[A-Za-z0-9.:-]{1,64}$/),
   itemId: lmsId(/^[A-Za-z0-9_.:-]{1,128}$/),
-  /** The coursework item's name (long names are cut). */
-  name: z
-    .string({ error: MSG.groups.hotGroupInvalid })
-    .trim()
-    .min(1, MSG.groups.hotGroupInvalid)
-    .transform((s) => s.slice(0, GROUP_LIMITS.hotGroupNameMaxChars)),
+  /** Ignored: the server names the group after the coursework item it finds in the student's coursework. */
+  name: z.string().optional(),
 });
 export type HotGroupInput = z.infer<typeof hotGroupSchema>;
 

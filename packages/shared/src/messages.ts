@@ -302,6 +302,7 @@ export const MSG = {
     onlyFriends: 'You can only add your friends.',
     notMember: 'You are not a member of this group.',
     hotGroupInvalid: 'This coursework item cannot have a study group.',
+    notInCourse: 'Only students taking this course at your college can join its hot group.',
     createGroup: 'Create Group',
     groupName: 'Group name',
     description: 'Description',

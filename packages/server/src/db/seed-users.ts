@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { universityForEmail } from '@studybuddy/shared/universities';
 import type { Db } from './connect.ts';
-import { connections, profiles, users, type CourseRef } from './schema.ts';
+import { connections, courseworkCache, profiles, users, type CourseRef } from './schema.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { replaceProfileCourses } from '../features/profile/profile-courses.repository.ts';
 
@@ -19,6 +19,8 @@ export interface SeedUser {
   profilePicture?: string;
   /** E-mails of other seeded users this one is friends with (both directions; see seedFriendships). */
   friends?: string[];
+  /** Coursework as if imported from Canvas (the coursework cache): courses by LMS id with their items. */
+  coursework?: { courseId: string; courseName: string; items: { id: string; name: string }[] }[];
 }
 
 /** Inserts a ready account + profile directly (tests, demo data). Returns the user id. */
@@ -51,6 +53,31 @@ export async function seedUser(db: Db, u: SeedUser): Promise<string> {
       hasCustomProfilePicture: complete,
     });
     await replaceProfileCourses(tx as unknown as Db, id, courses);
+    if (u.coursework?.length) {
+      await tx.insert(courseworkCache).values({
+        userId: id,
+        connectionId: 'seed',
+        coursesKey: u.coursework.map((c) => c.courseId).join(','),
+        courses: u.coursework.map((c) => ({ id: c.courseId, name: c.courseName })),
+        coursework: u.coursework.flatMap((c) =>
+          c.items.map((item) => ({
+            id: item.id,
+            type: 'assignment' as const,
+            name: item.name,
+            course_id: c.courseId,
+            assignment_group: null,
+            due_date: null,
+            points_possible: null,
+            is_graded: false,
+            grade: null,
+            submitted: false,
+            html_url: '',
+          })),
+        ),
+        skippedCourses: [],
+        fetchedAt: new Date(),
+      });
+    }
   });
   return id;
 }

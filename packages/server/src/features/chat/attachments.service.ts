@@ -14,6 +14,7 @@ import { badRequest, forbidden } from '../../platform/errors.ts';
 import { registerAccessRule } from '../../platform/storage/access.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { registerUploadTarget, storeUpload } from '../files/files.service.ts';
+import { mayUseHotGroup } from '../groups/hot-group-access.service.ts';
 import * as repo from './conversation.repository.ts';
 
 /**
@@ -38,7 +39,7 @@ async function isMember(ctx: AppContext, userId: string, ref: ConversationRef): 
     const peer = peerOf(ref.id, userId);
     return !!peer && (await repo.areFriends(ctx.db, userId, peer));
   }
-  return repo.isGroupMember(ctx.db, ref.id, userId);
+  return (await repo.isGroupMember(ctx.db, ref.id, userId)) && (await mayUseHotGroup(ctx.db, userId, ref.id));
 }
 
 /** Registers the upload targets and the read rules of the two folders (once per app). */

@@ -13,6 +13,7 @@ import { conversationTopic, type SinceResult } from '@studybuddy/shared/realtime
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
+import { isHotGroupId, leaveHotGroup, mayUseHotGroup, usableHotGroups } from '../groups/hot-group-access.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
 import { GroupCommit } from './group-commit.ts';
 import * as repo from './conversation.repository.ts';
@@ -28,7 +29,10 @@ export interface Access {
   peerId?: string;
 }
 
-/** The user's access to a conversation, or 403: a chat needs the two to be friends, a group membership. */
+/**
+ * The user's access to a conversation, or 403: a chat needs the two to be friends, a group membership, and a
+ * hot group also its course at its college (hot-group-access.service.ts).
+ */
 export async function authorize(db: Db, userId: string, ref: ConversationRef): Promise<Access> {
   if (ref.kind === 'chat') {
     const peerId = peerOf(ref.id, userId);
@@ -36,7 +40,15 @@ export async function authorize(db: Db, userId: string, ref: ConversationRef): P
     return { ref, peerId };
   }
   if (!(await repo.isGroupMember(db, ref.id, userId))) throw forbidden(MSG.groups.notMember);
+  if (isHotGroupId(ref.id)) await assertHotGroupAccess(db, userId, ref.id);
   return { ref };
+}
+
+async function assertHotGroupAccess(db: Db, userId: string, groupId: string): Promise<void> {
+  if (await mayUseHotGroup(db, userId, groupId)) return;
+  // A member who no longer holds the course (or joined before these rules) leaves: live events stop too.
+  await leaveHotGroup(db, groupId, userId);
+  throw forbidden(MSG.groups.notMember);
 }
 
 const idConflict = () => new AppError(409, 'conflict', MSG.chat.idConflict, 'id');
@@ -159,6 +171,8 @@ export async function sendMessage(
   const content = input.type === 'text' ? cleanText(input.content).trim() : input.content;
   if (!content) throw new AppError(400, 'bad_request', MSG.chat.emptyMessage, 'content');
   const peerId = ref.kind === 'chat' ? (peerOf(ref.id, userId) ?? undefined) : undefined;
+  // The batch writer checks membership itself; the course of a hot group is checked here.
+  if (ref.kind === 'group' && isHotGroupId(ref.id)) await assertHotGroupAccess(ctx.db, userId, ref.id);
   let outcome: SendOutcome;
   if (ref.kind === 'chat' && !peerId) {
     // Not a chat of this user: nothing to write, but a retry of a stored id still gets its answer.
@@ -224,8 +238,20 @@ export async function since(ctx: AppContext, userId: string, cursor: number, max
   // Several connections commit out of cursor order on PostgreSQL; PGlite runs one transaction at a time.
   const rows = await repo.messagesSince(ctx.db, userId, cursor, max + 1, ctx.database.kind === 'postgres');
   if (rows.length > max) return { events: [], cursor: await repo.newestCursor(ctx.db), truncated: true };
+  // A member of a hot group who no longer holds its course is not sent its messages.
+  const hot = rows.filter((r) => r.conversationKind === 'group' && isHotGroupId(r.conversationId));
+  const usable = hot.length
+    ? await usableHotGroups(
+        ctx.db,
+        userId,
+        hot.map((r) => r.conversationId),
+      )
+    : new Set();
+  const shown = rows.filter(
+    (r) => r.conversationKind !== 'group' || !isHotGroupId(r.conversationId) || usable.has(r.conversationId),
+  );
   return {
-    events: rows.map((row) => ({ type: 'message.created', message: repo.toChatMessage(row) })),
+    events: shown.map((row) => ({ type: 'message.created', message: repo.toChatMessage(row) })),
     cursor: rows.reduce((c, row) => Math.max(c, row.cursor), cursor),
     truncated: false,
   };

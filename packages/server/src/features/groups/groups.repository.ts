@@ -75,6 +75,14 @@ export async function removeMember(db: Db, groupId: string, userId: string): Pro
   return rows.length > 0;
 }
 
+export async function updateGroup(
+  db: Db,
+  groupId: string,
+  values: Partial<Pick<typeof groups.$inferInsert, 'name' | 'createdBy'>>,
+): Promise<void> {
+  await db.update(groups).set(values).where(eq(groups.id, groupId));
+}
+
 export async function deleteGroup(db: Db, groupId: string): Promise<void> {
   await db.delete(groups).where(eq(groups.id, groupId));
 }

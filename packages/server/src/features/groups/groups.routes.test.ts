@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { GroupDetail, GroupList } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
-import { groupMembers, groups, messages } from '../../db/schema.ts';
+import { groups, messages } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { befriend, friends, get, history, pngBytes, post, upload } from '../chat/chat.test-kit.ts';
@@ -128,49 +128,6 @@ describe('groups', () => {
     expect((await leave(bob, group.id)).statusCode).toBe(204);
     expect(await t.app.ctx.db.select().from(groups).where(eq(groups.id, group.id))).toEqual([]);
     expect(await t.app.ctx.db.select().from(messages).where(eq(messages.conversationId, group.id))).toEqual([]);
-  });
-
-  it('opens a hot group: the first open creates it, a second user joins, both see it under Hot Groups', async () => {
-    const hot = (user: TestUser, payload: Record<string, unknown>) =>
-      t.app.inject({ method: 'POST', url: '/api/hot-groups', headers: { cookie: user.cookie }, payload });
-    const first = await hot(ada, { courseId: '1234', itemId: '56', name: 'Homework 3' });
-    expect(first.statusCode).toBe(201);
-    expect(first.json()).toEqual({ id: '1234_56', created: true });
-    const second = await hot(eve, { courseId: '1234', itemId: '56', name: 'Homework 3 (renamed)' });
-    expect(second.statusCode).toBe(200);
-    expect(second.json()).toEqual({ id: '1234_56', created: false });
-    // Opening again changes nothing.
-    expect((await hot(eve, { courseId: '1234', itemId: '56', name: 'x' })).json().created).toBe(false);
-    const members = await t.app.ctx.db.select().from(groupMembers).where(eq(groupMembers.groupId, '1234_56'));
-    expect(members.map((m) => m.userId).sort()).toEqual([ada.id, eve.id].sort());
-
-    const list = (await get(t.app, eve, '/api/groups?kind=hot')).json() as GroupList;
-    expect(list.groups).toEqual([
-      expect.objectContaining({ id: '1234_56', kind: 'hot', name: 'Homework 3', createdBy: ada.id }),
-    ]);
-    expect((await get(t.app, eve, '/api/groups')).json().groups.map((g: { id: string }) => g.id)).not.toContain(
-      '1234_56',
-    );
-    expect((await post(t.app, eve, { kind: 'group', id: '1234_56' }, { content: 'Anyone started?' })).statusCode).toBe(
-      201,
-    );
-    expect((await get(t.app, cy, '/api/groups/1234_56')).statusCode).toBe(403);
-
-    // Canvas ids as numbers or typed strings; a long item name is cut.
-    const typed = await hot(cy, { courseId: 77, itemId: 'quiz_9', name: 'Q'.repeat(500) });
-    expect(typed.json()).toEqual({ id: '77_quiz_9', created: true });
-    expect((await get(t.app, cy, '/api/groups/77_quiz_9')).json().name).toHaveLength(200);
-
-    for (const payload of [
-      { courseId: '12_34', itemId: '5', name: 'x' },
-      { courseId: '', itemId: '5', name: 'x' },
-      { courseId: '1', itemId: '../5', name: 'x' },
-      { courseId: '1', itemId: '5', name: '  ' },
-    ]) {
-      const res = await hot(ada, payload);
-      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json().error.message).toBe(MSG.groups.hotGroupInvalid);
-    }
   });
 
   it('lists the user’s friends for the group modals', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conversationFolder, type PersonSummary } from '@studybuddy/shared/chat';
 import {
+  GROUP_LIMITS,
   hotGroupIdFor,
   type AddMembersInput,
   type FriendOptions,
@@ -15,9 +16,17 @@ import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic } from '@studybuddy/shared/realtime';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden } from '../../platform/errors.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { deleteConversationMessages, unreadOfGroups } from '../chat/messages.service.ts';
 import * as repo from './groups.repository.ts';
+import {
+  hotGroupOpener,
+  hotGroupParts,
+  mayUseHotGroup,
+  removeMembersWithoutCourse,
+  rightfulOwnerCollege,
+  usableHotGroups,
+} from './hot-group-access.service.ts';
 
 /** Spec §6 Groups: any member adds their own friends, anyone leaves; the creator is the admin. */
 
@@ -56,7 +65,15 @@ function changed(
 }
 
 export async function listGroups(ctx: AppContext, userId: string, kind: GroupKind): Promise<GroupList> {
-  const rows = await repo.groupsOf(ctx.db, userId, kind);
+  let rows = await repo.groupsOf(ctx.db, userId, kind);
+  if (kind === 'hot') {
+    const usable = await usableHotGroups(
+      ctx.db,
+      userId,
+      rows.map((r) => r.group.id),
+    );
+    rows = rows.filter((r) => usable.has(r.group.id));
+  }
   const unread = await unreadOfGroups(
     ctx.db,
     userId,
@@ -69,6 +86,9 @@ export async function getGroup(ctx: AppContext, userId: string, groupId: string)
   const found = await repo.findGroup(ctx.db, groupId);
   const members = found ? await repo.membersOf(ctx.db, groupId) : [];
   if (!found || !members.some((m) => m.id === userId)) throw forbidden(MSG.groups.notMember);
+  if (found.group.kind === 'hot' && !(await mayUseHotGroup(ctx.db, userId, groupId))) {
+    throw forbidden(MSG.groups.notMember);
+  }
   const { unread: _unread, ...rest } = summary(found.group, found.memberCount, 0);
   const list = members.map((m) => ({ ...person(m), isAdmin: m.id === found.group.createdBy }));
   list.sort((a, b) => Number(b.isAdmin) - Number(a.isAdmin));
@@ -116,7 +136,15 @@ export async function addMembers(
     const group = await repo.lockGroup(db, groupId);
     const current = group ? await repo.memberIds(db, groupId) : [];
     if (!current.includes(userId)) throw forbidden(MSG.groups.notAuthorized);
+    if (group?.kind === 'hot' && !(await mayUseHotGroup(db, userId, groupId))) {
+      throw forbidden(MSG.groups.notAuthorized);
+    }
     const friends = await assertFriends(db, userId, input.memberIds);
+    // A hot group is for the course's students only: each friend added must hold the course too.
+    if (group?.kind === 'hot') {
+      const holding = await Promise.all(friends.map((id) => mayUseHotGroup(db, id, groupId)));
+      if (holding.includes(false)) throw forbidden(MSG.groups.notInCourse);
+    }
     const added = await repo.addMembers(db, groupId, friends);
     return [...new Set([...current, ...added])];
   });
@@ -148,22 +176,53 @@ export async function leaveGroup(ctx: AppContext, userId: string, groupId: strin
   }
 }
 
-/** Opening a coursework item's hot group creates it (the opener is its creator) or joins it. */
+/**
+ * Opening a coursework item's hot group creates it (the opener is its creator) or joins it. Only a student who
+ * holds the course (imported coursework or profile courses) at the group's college gets in; the name is the
+ * coursework item's title from the server's coursework cache, never the client's. A group whose creator does
+ * not hold the course (made before these rules) passes to the opener, and members without the course leave.
+ */
 export async function openHotGroup(ctx: AppContext, userId: string, input: HotGroupInput): Promise<HotGroupResult> {
-  const id = hotGroupIdFor(input.courseId, input.itemId);
-  const { created, joined, members } = await inTx(ctx, async (db) => {
-    const created = await repo.insertGroup(db, {
-      id,
-      kind: 'hot',
-      hotGroupId: id,
-      name: input.name,
-      createdBy: userId,
-    });
+  const parts = { courseId: String(input.courseId), itemId: String(input.itemId) };
+  const id = hotGroupIdFor(parts.courseId, parts.itemId);
+  if (!hotGroupParts(id)) throw badRequest(MSG.groups.hotGroupInvalid);
+  const opener = await hotGroupOpener(ctx.db, userId, parts);
+  if (!opener?.holdsCourse) throw forbidden(MSG.groups.notInCourse);
+  const itemName = opener.itemName?.trim().slice(0, GROUP_LIMITS.hotGroupNameMaxChars) || null;
+
+  const outcome = await inTx(ctx, async (db) => {
+    let group = await repo.lockGroup(db, id);
+    let created = false;
+    if (!group) {
+      // Without the item in the student's imported coursework there is nothing to name the group after.
+      if (!itemName) throw notFound(MSG.groups.hotGroupInvalid);
+      created = await repo.insertGroup(db, { id, kind: 'hot', hotGroupId: id, name: itemName, createdBy: userId });
+      group = await repo.lockGroup(db, id);
+    }
+    if (!group || group.kind !== 'hot') throw notFound(MSG.groups.hotGroupInvalid);
+    if (!created) {
+      const ownerCollege = await rightfulOwnerCollege(db, group.createdBy, parts.courseId);
+      if (ownerCollege !== null && ownerCollege !== opener.college) throw forbidden(MSG.groups.notInCourse);
+      const claim = ownerCollege === null;
+      if (claim || (itemName && itemName !== group.name)) {
+        await repo.updateGroup(db, id, {
+          ...(claim ? { createdBy: userId } : {}),
+          ...(itemName ? { name: itemName } : {}),
+        });
+      }
+    }
+    const removed = created ? [] : await removeMembersWithoutCourse(db, id, opener.college, parts.courseId);
     const joined = (await repo.addMembers(db, id, [userId])).length > 0;
-    return { created, joined, members: joined ? await repo.memberIds(db, id) : [] };
+    return { created, joined, removed, members: await repo.memberIds(db, id) };
   });
-  if (joined) changed(ctx, members, id, created ? 'created' : 'joined');
-  return { id, created };
+  if (outcome.removed.length) {
+    ctx.realtime.revoke(outcome.removed, conversationTopic({ kind: 'group', id }));
+    changed(ctx, outcome.removed, id, 'left');
+  }
+  if (outcome.joined || outcome.removed.length) {
+    changed(ctx, outcome.members, id, outcome.created ? 'created' : outcome.joined ? 'joined' : 'members');
+  }
+  return { id, created: outcome.created };
 }
 
 export async function friendOptions(ctx: AppContext, userId: string): Promise<FriendOptions> {
