@@ -11,20 +11,23 @@ import type { AppContext } from '../../platform/context.ts';
 import { parse } from '../../platform/errors.ts';
 import type { Caller } from './account.service.ts';
 import { createAccountService } from './account.service.ts';
+import { DEVICE_COOKIE } from './known-device.ts';
+import { createLoginGuard } from './login-guard.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { parseResetCheck, parseResetConfirm } from './reset-refusals.ts';
 import { clearSessionCookie, createSession, deleteSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
 
 /** Sign-up, log-in, verification, resend and password reset (spec §2, §4, §8). */
 export function accountRoutes(ctx: AppContext) {
-  const limiter = createRateLimiter(ctx.db, { enabled: ctx.config.rateLimits, windowMs: ctx.config.rateLimitWindowMs });
-  const accounts = createAccountService(ctx, limiter);
+  const limits = { enabled: ctx.config.rateLimits, windowMs: ctx.config.rateLimitWindowMs };
+  const accounts = createAccountService(ctx, createRateLimiter(ctx.db, limits), createLoginGuard(ctx.db, limits));
   const secure = ctx.config.publicUrl.startsWith('https:');
 
   const caller = (request: FastifyRequest, reply: FastifyReply): Caller => ({
     ip: request.ip,
     reply,
     sessionId: request.user?.sessionId,
+    deviceCookie: request.cookies[DEVICE_COOKIE],
   });
 
   /** Spec §4: sign-up and a successful verification leave the browser signed out. */

@@ -5,7 +5,6 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import {
   consumeCode,
   deleteCodes,
@@ -21,15 +20,22 @@ import {
   updateUser,
 } from './accounts.repository.ts';
 import { resetMail, verificationMail } from './auth-mail.ts';
+import { knownDevices } from './known-device.ts';
+import type { LoginGuard } from './login-guard.ts';
+import { hasherOf } from './password-hasher.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { resetRefusal, unusableResetCode } from './reset-refusals.ts';
 import { seal, unseal } from './sealed-value.ts';
 
-/** Who is asking: the client IP (rate limits), the reply (Retry-After) and the browser's current session. */
+/**
+ * Who is asking: the client IP (rate limits), the reply (Retry-After, cookies), the browser's current session
+ * and its known-device cookie.
+ */
 export interface Caller {
   ip: string;
   reply: FastifyReply;
   sessionId?: string;
+  deviceCookie?: string;
 }
 
 const RESEND_TICKET = 'resend-ticket';
@@ -38,9 +44,10 @@ const RESEND_TICKET_MS = 30 * 60 * 1000;
 const fail = (status: number, code: string, message: string, field?: string) =>
   new AppError(status, code, message, field);
 
-export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
+export function createAccountService(ctx: AppContext, limiter: RateLimiter, guard: LoginGuard) {
   const db: Db = ctx.db;
   const { publicUrl, secretKey } = ctx.config;
+  const devices = knownDevices(secretKey, publicUrl.startsWith('https:'));
 
   async function sendVerification(userId: string, email: string): Promise<void> {
     const code = await issueCode(db, userId, 'verifyEmail', LIMITS.verificationCodeMs);
@@ -53,7 +60,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
       await limiter.hit(caller.reply, 'signup', caller.ip, input.email);
       const emailInUse = fail(409, 'email_in_use', MSG.signup.emailInUse, 'email');
       if (await findUserByEmail(db, input.email)) throw emailInUse;
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hasherOf(ctx).hash(input.password);
       let userId: string;
       try {
         userId = await insertUser(db, { email: input.email, passwordHash, emailVerified: false });
@@ -76,18 +83,26 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
      * only a resend ticket: a signed, 30-minute value naming the account, proof that this browser knew the
      * password a moment ago. The browser keeps it in memory to offer Resend Verification Email, so the
      * password itself is never stored (the spec's old client kept it in the browser).
+     * Guessing is slowed per account, per IP and per known device (login-guard.ts); a right password marks the
+     * browser a known device of the account.
      */
     async login(input: LoginInput, caller: Caller): Promise<{ result: LoginResult; userId?: string }> {
-      const refund = await limiter.hit(caller.reply, 'login', caller.ip, input.email);
       const user = await findUserByEmail(db, input.email);
-      if (!user) throw fail(401, 'user_not_found', MSG.login.userNotFound, 'email');
+      const deviceId = user ? devices.recognise(caller.deviceCookie, user) : null;
+      const attempt = await guard.begin(caller.reply, { ip: caller.ip, email: input.email, deviceId });
+      const failed = async (error: AppError) => {
+        await attempt.failed();
+        return error;
+      };
+      if (!user) throw await failed(fail(401, 'user_not_found', MSG.login.userNotFound, 'email'));
       // Accounts made through social sign-in have no password until they reset one.
-      if (!user.passwordHash) throw fail(401, 'invalid_credential', MSG.login.invalidCredential);
-      if (!(await verifyPassword(input.password, user.passwordHash))) {
-        throw fail(401, 'wrong_password', MSG.login.wrongPassword, 'password');
+      if (!user.passwordHash) throw await failed(fail(401, 'invalid_credential', MSG.login.invalidCredential));
+      if (!(await hasherOf(ctx).verify(input.password, user.passwordHash))) {
+        throw await failed(fail(401, 'wrong_password', MSG.login.wrongPassword, 'password'));
       }
-      await refund();
+      await attempt.succeeded();
       if (user.disabled) throw fail(403, 'account_disabled', MSG.reset.accountDisabled);
+      devices.remember(caller.reply, caller.deviceCookie, user);
       if (!user.emailVerified) {
         const resendTicket = seal(secretKey, RESEND_TICKET, { userId: user.id }, RESEND_TICKET_MS);
         return { result: { status: 'unverified', resendTicket } };
@@ -150,10 +165,18 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter) {
 
     /**
      * Sets the new password with a single-use code and ends the user's other sessions. The mailed link proved
-     * the mailbox, so the e-mail counts as verified from now on.
+     * the mailbox, so the e-mail counts as verified from now on. Counted per IP, and the code is checked before
+     * the (costly) hash: a wrong code never reaches scrypt. It is used up in the transaction, so of two
+     * confirmations with one code only one sets a password.
      */
     async confirmReset(code: string, password: string, caller: Caller): Promise<void> {
-      const passwordHash = await hashPassword(password);
+      await limiter.hit(caller.reply, 'resetConfirm', caller.ip);
+      const owner = await peekCode(db, code, 'resetPassword');
+      if (!owner) throw await unusableResetCode(db, code);
+      const found = await findUserById(db, owner);
+      if (!found) throw resetRefusal.userNotFound();
+      if (found.disabled) throw resetRefusal.accountDisabled();
+      const passwordHash = await hasherOf(ctx).hash(password);
       await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
         const userId = await consumeCode(t, code, 'resetPassword');

@@ -6,7 +6,7 @@ import { rateLimits } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { sha256 } from '../../platform/passwords.ts';
 
-export type LimitedAction = 'signup' | 'login' | 'resend' | 'reset';
+export type LimitedAction = 'signup' | 'login' | 'resend' | 'reset' | 'resetConfirm';
 
 /** Attempts allowed per window (RATE_LIMIT_WINDOW, 60 s by default) per client IP and per e-mail address. */
 export const LIMIT_RULES: Record<LimitedAction, { perIp: number; perEmail: number; message: string }> = {
@@ -15,20 +15,60 @@ export const LIMIT_RULES: Record<LimitedAction, { perIp: number; perEmail: numbe
   login: { perIp: 50, perEmail: 10, message: MSG.login.tooMany },
   resend: { perIp: 20, perEmail: 3, message: MSG.resend.tooMany },
   reset: { perIp: 20, perEmail: 3, message: MSG.reset.tooMany },
+  // Reset confirmations carry a code, not an e-mail: counted per IP only (each costs a code lookup and, when the
+  // code is good, a scrypt hash).
+  resetConfirm: { perIp: 20, perEmail: 0, message: MSG.reset.tooMany },
 };
 
 export interface RateLimiter {
   /**
    * Counts one attempt for the IP and the e-mail; throws 429 (with Retry-After) when either is over its
    * limit in the current window. The returned function takes the attempt back (a log-in that succeeded).
+   * Without an e-mail only the IP is counted.
    */
-  hit(reply: FastifyReply, action: LimitedAction, ip: string, email: string): Promise<() => Promise<void>>;
+  hit(reply: FastifyReply, action: LimitedAction, ip: string, email?: string): Promise<() => Promise<void>>;
 }
 
-interface Counter {
+export interface Counter {
   key: string;
   count: number;
   windowEndsAt: Date;
+}
+
+/**
+ * Counts one more in the fixed window of `key` (a new window of `windowMs` starts when the last one ended) and
+ * answers the count: one atomic upsert, so concurrent attempts can never slip past a limit.
+ */
+export async function bumpCounter(db: Db, key: string, at: Date, windowMs: number): Promise<Counter> {
+  const atSql = sql`${at.toISOString()}::timestamptz`;
+  const expired = sql`${rateLimits.windowEndsAt} <= ${atSql}`;
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, count: 1, windowEndsAt: new Date(at.getTime() + windowMs) })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+        windowEndsAt: sql`case when ${expired} then excluded.window_ends_at else ${rateLimits.windowEndsAt} end`,
+      },
+    })
+    .returning({ count: rateLimits.count, windowEndsAt: rateLimits.windowEndsAt });
+  return { key, count: row!.count, windowEndsAt: row!.windowEndsAt };
+}
+
+/** Takes back what `bumpCounter` counted, unless its window has ended since. */
+export async function refundCounter(db: Db, c: Counter): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.key, c.key), eq(rateLimits.windowEndsAt, c.windowEndsAt)));
+}
+
+/** Now and then, forget windows that ended long ago. */
+export async function forgetOldCounters(db: Db, at: Date): Promise<void> {
+  if (Math.random() < 0.02) {
+    await db.delete(rateLimits).where(lt(rateLimits.windowEndsAt, new Date(at.getTime() - 3_600_000)));
+  }
 }
 
 /**
@@ -37,30 +77,8 @@ interface Counter {
  */
 export function createRateLimiter(db: Db, opts: { enabled: boolean; windowMs: number; now?: () => Date }): RateLimiter {
   const now = opts.now ?? (() => new Date());
-
-  async function bump(key: string, at: Date): Promise<Counter> {
-    const atSql = sql`${at.toISOString()}::timestamptz`;
-    const expired = sql`${rateLimits.windowEndsAt} <= ${atSql}`;
-    const [row] = await db
-      .insert(rateLimits)
-      .values({ key, count: 1, windowEndsAt: new Date(at.getTime() + opts.windowMs) })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
-          windowEndsAt: sql`case when ${expired} then excluded.window_ends_at else ${rateLimits.windowEndsAt} end`,
-        },
-      })
-      .returning({ count: rateLimits.count, windowEndsAt: rateLimits.windowEndsAt });
-    return { key, count: row!.count, windowEndsAt: row!.windowEndsAt };
-  }
-
-  async function refund(c: Counter): Promise<void> {
-    await db
-      .update(rateLimits)
-      .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
-      .where(and(eq(rateLimits.key, c.key), eq(rateLimits.windowEndsAt, c.windowEndsAt)));
-  }
+  const bump = (key: string, at: Date) => bumpCounter(db, key, at, opts.windowMs);
+  const refund = (c: Counter) => refundCounter(db, c);
 
   return {
     async hit(reply, action, ip, email) {
@@ -69,17 +87,15 @@ export function createRateLimiter(db: Db, opts: { enabled: boolean; windowMs: nu
       const at = now();
       const counters = await Promise.all([
         bump(sha256(`${action}:ip:${ip}`), at),
-        bump(sha256(`${action}:email:${email.toLowerCase()}`), at),
+        ...(email === undefined ? [] : [bump(sha256(`${action}:email:${email.toLowerCase()}`), at)]),
       ]);
-      // Now and then, forget windows that ended long ago.
-      if (Math.random() < 0.02) {
-        await db.delete(rateLimits).where(lt(rateLimits.windowEndsAt, new Date(at.getTime() - 3_600_000)));
-      }
-      const [byIp, byEmail] = counters as [Counter, Counter];
-      if (byIp.count > rule.perIp || byEmail.count > rule.perEmail) {
+      await forgetOldCounters(db, at);
+      const [byIp, byEmail] = counters as [Counter, Counter | undefined];
+      const emailOver = byEmail !== undefined && byEmail.count > rule.perEmail;
+      if (byIp.count > rule.perIp || emailOver) {
         const endsAt = Math.max(
           byIp.count > rule.perIp ? byIp.windowEndsAt.getTime() : 0,
-          byEmail.count > rule.perEmail ? byEmail.windowEndsAt.getTime() : 0,
+          emailOver ? byEmail.windowEndsAt.getTime() : 0,
         );
         reply.header('Retry-After', String(Math.max(1, Math.ceil((endsAt - at.getTime()) / 1000))));
         throw new AppError(429, 'rate_limited', rule.message);
