@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { chatRef, friends, upload as chatUpload } from '../chat/chat.test-kit.ts';
 import { uploadDirect } from '../files/upload-test-helpers.ts';
-import { docxBomb, pdfBomb, pngBomb } from './test/bombs.ts';
+import { docxBomb, pdfBomb, pdfContentBomb, pngBomb } from './test/bombs.ts';
 import { docx, textImage, textPdf } from './test/fixtures.ts';
 import { uploadOk, waitFor } from './test/helpers.ts';
 
@@ -61,6 +61,7 @@ describe('decompression bombs uploaded as course documents', () => {
       MSG.courses.imageTooLarge(40),
     ],
     ['a PDF of 501 pages', () => pdfBomb({ pages: 501 }), 'long.pdf', MSG.courses.tooManyPages(500)],
+    ['a PDF page of 1 GB of drawing commands', () => pdfContentBomb(1024 * MB), 'page.pdf', MSG.courses.tooLargeToRead],
     ['a DOCX inflating to 300 MB', () => docxBomb(300 * MB), 'essay.docx', MSG.courses.tooLargeToRead],
     [
       'a DOCX hiding 300 MB behind small sizes',

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
-import { docxBomb, manyEntriesZip, pdfBomb, pngBomb } from '../test/bombs.ts';
+import { docxBomb, manyEntriesZip, pdfBomb, pdfContentBomb, pngBomb } from '../test/bombs.ts';
 import { corruptPdf, docx, pptx, rtf, scannedPdf, textImage, textPdf, xlsx } from '../test/fixtures.ts';
 import {
   ExtractionError,
@@ -188,6 +188,8 @@ describe('decoder caps: bombs end as unreadable, the thread lives on', () => {
   it('refuses a PDF page painted with an image beyond the cap, and a PDF with more pages than the cap', async () => {
     refusal(await failure('pdf', pdfBomb({ image: { width: 30_000, height: 30_000 } })), MSG.courses.imageTooLarge(40));
     refusal(await failure('pdf', pdfBomb({ pages: 6 }), { maxPages: 5 }), MSG.courses.tooManyPages(5));
+    // 300 MB of page content in a 300 KB file (its filter's name spelled with a #61 escape, as pdf.js allows).
+    refusal(await failure('pdf', await pdfContentBomb(300 * 2 ** 20)), MSG.courses.tooLargeToRead);
     const { pages } = await extract('pdf', pdfBomb({ pages: 5 }), 1, { maxPages: 5 });
     expect(pages.map((p) => p.text)).toEqual(['Page', 'Page', 'Page', 'Page', 'Page']);
   });

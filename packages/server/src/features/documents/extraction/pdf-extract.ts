@@ -5,6 +5,7 @@ import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfj
 import { MSG } from '@studybuddy/shared/messages';
 import { ExtractionError, megapixels, type ExtractOptions } from './extract-types.ts';
 import { canvasToPgm, ocrImage } from './ocr.ts';
+import { checkPdfStreams } from './pdf-limits.ts';
 
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -112,6 +113,7 @@ async function renderPage(pdf: PDFDocumentProxy, pageNumber: number, maxPixels: 
  * Pages before `startPage` are skipped (they were stored by an earlier, interrupted run).
  */
 export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<void> {
+  await checkPdfStreams(bytes, opts.maxPixels);
   const unwatch = watchDroppedImages();
   try {
     await readPages(await open(bytes, opts.maxPixels), opts);

@@ -1,4 +1,4 @@
-import { createInflateRaw } from 'node:zlib';
+import { createInflate, createInflateRaw } from 'node:zlib';
 import { MSG } from '@studybuddy/shared/messages';
 import { ExtractionError } from './extract-types.ts';
 
@@ -86,10 +86,10 @@ function readZip64(zip: Buffer, start: number, length: number, entry: Entry) {
   throw unreadable();
 }
 
-/** Bytes the raw-deflate data really inflates to, counted as it streams and stopped just past `limit`. */
-function inflatedSize(data: Buffer, limit: number): Promise<number> {
+/** Bytes deflate data (raw, or zlib-wrapped as in PDF) really inflates to: counted as it streams, stopped past `limit`. */
+export function inflatedSize(data: Buffer, limit: number, format: 'raw' | 'zlib' = 'raw'): Promise<number> {
   return new Promise((resolve) => {
-    const inflate = createInflateRaw();
+    const inflate = format === 'raw' ? createInflateRaw() : createInflate();
     let n = 0;
     inflate.on('data', (chunk: Buffer) => {
       n += chunk.length;

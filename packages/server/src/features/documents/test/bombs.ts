@@ -55,6 +55,11 @@ export function pdfBomb(opts: { pages?: number; image?: { width: number; height:
         '/XObject << /Im1 4 0 R >> /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>',
     );
   }
+  return writePdf(objects);
+}
+
+/** A PDF of numbered objects (object n is `objects[n - 1]`, 1 the catalog) with a correct xref table. */
+function writePdf(objects: (string | Buffer)[]): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let offset = parts[0]!.length;
   const offsets: number[] = [];
@@ -70,6 +75,22 @@ export function pdfBomb(opts: { pages?: number; image?: { width: number; height:
     `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`;
   parts.push(Buffer.from(xref));
   return Buffer.concat(parts);
+}
+
+/** A one-page PDF whose page content is a Flate stream of `size` zero bytes (about size / 1000 in the file). */
+export async function pdfContentBomb(size: number): Promise<Buffer> {
+  // FlateDecode is zlib-wrapped: a header, the raw deflate data, and a checksum pdf.js does not check.
+  const data = Buffer.concat([Buffer.from([0x78, 0xda]), await deflatedZeros(size), Buffer.alloc(4)]);
+  return writePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>',
+    Buffer.concat([
+      Buffer.from(`<< /Length ${data.length} /Filter /Fl#61teDecode >>\nstream\n`),
+      data,
+      Buffer.from('\nendstream'),
+    ]),
+  ]);
 }
 
 /** Raw deflate of `size` zero bytes, streamed (never holds the uncompressed data). */
