@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import regexp from 'eslint-plugin-regexp';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/migrations/**', 'coverage/**'] },
@@ -43,6 +44,21 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Server and shared regexes see user text: none may take super-linear time (issue 13: one quadratic
+    // pattern held the event loop for minutes). regex-lint.test.ts fails if these rules go.
+    files: ['packages/server/src/**/*.ts', 'packages/shared/src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      ...regexp.configs['flat/recommended'].rules,
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignorePartial: false }],
+      // Style only: explicit classes like [A-Za-z0-9_-] read as well as \w, and an unused group costs nothing.
+      'regexp/prefer-w': 'off',
+      'regexp/use-ignore-case': 'off',
+      'regexp/no-unused-capturing-group': 'off',
     },
   },
   {

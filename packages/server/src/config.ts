@@ -35,6 +35,8 @@ export interface Limits {
   documentMaxPages: number;
   /** Heap of one document worker; past it only the worker ends. WORKER_MEMORY_MB */
   workerMemoryMb: number;
+  /** Time a summary or answer of a request may take on its worker before it is refused. NLP_BUDGET_MS */
+  nlpBudgetMs: number;
   /** Total bytes a student may keep in documents, chat files and images. QUOTA_STORAGE_MB */
   storageBytes: number;
   /** Course documents a student may add per day. QUOTA_DOCUMENTS_PER_DAY */
@@ -141,6 +143,7 @@ export function loadLimits(env: Env = {}): Limits {
     imageMaxPixels: positiveInt(env, 'IMAGE_MAX_PIXELS', 40_000_000),
     documentMaxPages: positiveInt(env, 'DOCUMENT_MAX_PAGES', 500),
     workerMemoryMb: positiveInt(env, 'WORKER_MEMORY_MB', 1024),
+    nlpBudgetMs: positiveInt(env, 'NLP_BUDGET_MS', 20_000),
     storageBytes: positiveInt(env, 'QUOTA_STORAGE_MB', 1024) * 1024 * 1024,
     documentsPerDay: positiveInt(env, 'QUOTA_DOCUMENTS_PER_DAY', 100),
     uploadsPerDay: positiveInt(env, 'QUOTA_UPLOADS_PER_DAY', 200),

@@ -170,7 +170,7 @@ export const summarizeTextInputSchema = z.object({
     .string({ error: MSG.courses.noTextFound })
     .trim()
     .min(1, MSG.courses.noTextFound)
-    .max(SUMMARIZE_TEXT_MAX_CHARS, MSG.api.tooLarge),
+    .max(SUMMARIZE_TEXT_MAX_CHARS, MSG.courses.textTooLong('text', SUMMARIZE_TEXT_MAX_CHARS)),
   document_name: optionalText(500),
   document_type: optionalText(50),
 });
@@ -190,7 +190,10 @@ export const askDocumentInputSchema = z
       .min(1, MSG.courses.questionRequired)
       .max(QUESTION_MAX_CHARS, MSG.courses.questionTooLong(QUESTION_MAX_CHARS)),
     /** Page or assignment HTML sent by the client (LMS sources without a file). */
-    document_content: z.string().max(SUMMARIZE_TEXT_MAX_CHARS, MSG.api.tooLarge).optional(),
+    document_content: z
+      .string()
+      .max(SUMMARIZE_TEXT_MAX_CHARS, MSG.courses.textTooLong('document content', SUMMARIZE_TEXT_MAX_CHARS))
+      .optional(),
     summary: z.string().max(20_000).optional(),
   })
   .refine((v) => !!(v.document_id || v.document_url || v.document_content?.trim()), {

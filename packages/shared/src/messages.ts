@@ -394,6 +394,10 @@ export const MSG = {
     tooLargeToRead: 'It is too large to read once unpacked.',
     noTextType: 'There is no text to read in this type of file. You can still download it.',
     noTextFound: 'No text was found in this document.',
+    // Beyond the spec: text sent to summarise or ask about that is over its limit, or too slow to analyse.
+    textTooLong: (field: string, max: number) =>
+      `The ${field} is too long: at most ${max.toLocaleString('en-US')} characters.`,
+    textTooSlow: 'This text took too long to analyse. Please try a shorter text.',
     ocrMessage:
       'Images and PDFs are read with OCR (text recognition) where they have no text layer. This may take a moment.',
     ocrSuccess: 'Text extracted successfully.',

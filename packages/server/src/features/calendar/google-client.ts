@@ -1,4 +1,5 @@
 import type { CalendarEventBody, GoogleCalendarEntry } from '@studybuddy/shared/calendar';
+import { trimTrailing } from '@studybuddy/shared/text-scan';
 
 import type { GoogleConfig } from '../../config.ts';
 
@@ -112,7 +113,7 @@ export async function revokeToken(google: GoogleConfig, token: string): Promise<
 }
 
 async function apiCall<T>(google: GoogleConfig, token: string, path: string, init: RequestInit = {}): Promise<T> {
-  const res = await call(`${google.apiUrl.replace(/\/+$/, '')}${path}`, {
+  const res = await call(`${trimTrailing(google.apiUrl, '/')}${path}`, {
     ...init,
     headers: { ...init.headers, Authorization: `Bearer ${token}`, Accept: 'application/json' },
   });

@@ -5,6 +5,7 @@ import { courseDocuments, documentPages } from '../../db/schema.ts';
 
 const MAX_HITS = 30;
 const SNIPPET = 160;
+const MAX_WORD = 40;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -44,9 +45,10 @@ export async function searchCourse(db: Db, userId: string, courseId: string, q: 
     const at = Math.max(0, lower.indexOf(words[0]!));
     let start = Math.max(0, at - SNIPPET / 2);
     let end = Math.min(r.text.length, at + words[0]!.length + SNIPPET / 2);
-    // Widen to word boundaries so the snippet does not cut words.
-    while (start > 0 && /\S/.test(r.text[start - 1]!)) start--;
-    while (end < r.text.length && /\S/.test(r.text[end]!)) end++;
+    // Widen to word boundaries so the snippet does not cut words (by a word's length at most: a page
+    // without spaces would otherwise be quoted whole).
+    for (let k = 0; k < MAX_WORD && start > 0 && /\S/.test(r.text[start - 1]!); k++) start--;
+    for (let k = 0; k < MAX_WORD && end < r.text.length && /\S/.test(r.text[end]!); k++) end++;
     return {
       documentId: r.documentId,
       name: r.name,

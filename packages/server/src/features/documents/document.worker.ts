@@ -2,11 +2,7 @@
 // formats, sentence analysis, summaries, retrieval), so the API's event loop never waits on them.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildIndex, answerOffline, type RetrievalIndex } from './nlp/answer.ts';
-import { buildPassages } from './nlp/passages.ts';
-import { keySentences, summariseOffline } from './nlp/summarise.ts';
-import type { Sentence } from './nlp/text-analysis.ts';
-import type { PageText } from './text-types.ts';
+import { runNlp } from './nlp-tasks.ts';
 import {
   ExtractionError,
   type ExtractedPage,
@@ -72,31 +68,14 @@ async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<
   }
 }
 
-/** The last document's passages and index, so follow-up questions skip the analysis. */
-let cached: { key: string; index: RetrievalIndex; overview: Sentence[] } | null = null;
-
-function indexFor(key: string, pages: PageText[]) {
-  if (cached?.key !== key) {
-    const { passages, sentences } = buildPassages(pages);
-    cached = { key, index: buildIndex(passages), overview: keySentences(sentences) };
-  }
-  return cached;
-}
-
 port.on('message', (req: WorkerRequest) => {
   const run = async (): Promise<unknown> => {
     switch (req.op) {
       case 'extract':
         return extract(req);
-      case 'summarise': {
-        const { sentences } = buildPassages(req.pages);
-        return summariseOffline(sentences);
-      }
-      case 'answer': {
-        const { index, overview } = indexFor(req.key, req.pages);
-        const result = answerOffline(index, req.question, overview);
-        return { ...result, context: result.context.map(({ sentences: _s, terms: _t, id: _i, ...rest }) => rest) };
-      }
+      case 'summarise':
+      case 'answer':
+        return runNlp(req);
     }
   };
   run().then(

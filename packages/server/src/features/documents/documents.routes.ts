@@ -28,6 +28,7 @@ import { processJob } from './document-processor.ts';
 import { searchCourse } from './document-search.ts';
 import { createDocumentsService, SummaryFailure } from './documents.service.ts';
 import { WorkerLane, type LaneOptions } from './extraction/worker-lane.ts';
+import { NlpLane } from './nlp-lane.ts';
 import * as repo from './documents.repository.ts';
 import { lmsCanvasFiles } from './lms-canvas-files.ts';
 import { documentsFolder, uploadsFolder } from './storage-paths.ts';
@@ -37,6 +38,9 @@ export interface DocumentsOptions {
   queue?: JobQueueOptions;
   lanes?: LaneOptions;
 }
+
+/** A processing job's summary of a whole document (up to the page cap) may take a while; it is not waited on. */
+const BACKGROUND_SUMMARY_BUDGET_MS = 5 * 60_000;
 
 const idParams = z.object({ id: z.string().trim().min(1).max(100) });
 const courseParams = z.object({ courseId: courseIdSchema });
@@ -78,18 +82,21 @@ export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {})
   return async (app: FastifyInstance) => {
     const lanes = { maxOldGenerationSizeMb: ctx.config.limits.workerMemoryMb, ...options.lanes };
     const extractLane = new WorkerLane(lanes);
-    const nlpLane = new WorkerLane({ idleMs: 120_000, ...lanes });
+    // Text work on lanes of its own: a student's request (summary of sent text, question) never waits behind
+    // OCR or the summary of someone's long document, and ends within its time budget.
+    const nlpLane = new NlpLane(ctx.config.limits.nlpBudgetMs, { ...lanes, nice: 5 });
+    const summaryLane = new NlpLane(BACKGROUND_SUMMARY_BUDGET_MS, lanes);
     const ai = createDocumentAi(ctx.config.llm, nlpLane, ctx.log);
     setCanvasFilesSource(ctx, options.canvas ?? lmsCanvasFiles(ctx));
     const canvas = () => canvasFilesFor(ctx);
     const queue = createJobQueue(ctx.database, ctx.log, options.queue);
-    queue.define(processJob({ ctx, extractLane, ai, canvas }));
+    queue.define(processJob({ ctx, extractLane, ai: createDocumentAi(ctx.config.llm, summaryLane, ctx.log), canvas }));
     const service = createDocumentsService({ ctx, queue, ai, canvas });
 
     app.addHook('onReady', () => queue.start());
     app.addHook('preClose', async () => {
       await queue.stop();
-      await Promise.all([extractLane.close(), nlpLane.close()]);
+      await Promise.all([extractLane.close(), nlpLane.close(), summaryLane.close()]);
     });
     registerAccountCleanup(ctx, (userId) => ctx.storage.deletePrefix(documentsFolder(userId)));
     // Large files go up resumably through the files platform, then become documents (POST /api/documents).

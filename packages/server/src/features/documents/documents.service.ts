@@ -27,8 +27,6 @@ import type { DocumentAi } from './document-ai.ts';
 import { PROCESS_JOB } from './document-processor.ts';
 import * as repo from './documents.repository.ts';
 import { toDetailDto, toDocumentDto, toQuestionDto } from './documents.mapper.ts';
-import { htmlToText } from './html-text.ts';
-import { sections } from './extraction/sections.ts';
 import type { PageText } from './text-types.ts';
 import { storagePathFor, uploadsFolder } from './storage-paths.ts';
 
@@ -295,8 +293,12 @@ export function createDocumentsService(deps: {
     },
 
     async summarizeText(input: SummarizeTextInput): Promise<SummaryResponse> {
-      const pages = sections(input.text);
-      const result = await ai.summarise(input.document_name ?? 'Document', pages);
+      // Sections and summary are worked out on the NLP worker, within its time budget.
+      const result = await ai.summariseText(input.document_name ?? 'Document', input.text).catch((err: unknown) => {
+        if (err instanceof AppError) throw err;
+        ctx.log.error({ err }, 'summarising a text failed');
+        throw new AppError(503, 'summary_failed', MSG.courses.summaryError);
+      });
       if (!result.summary) throw new AppError(422, 'no_summary', MSG.courses.summaryFailed(MSG.courses.noTextFound));
       return { summary: result.summary, key_terms: result.keyTerms, engine: result.engine };
     },
@@ -335,11 +337,10 @@ export function createDocumentsService(deps: {
 
     async ask(userId: string, input: AskDocumentInput): Promise<AskDocumentResponse> {
       if (!input.document_id && !input.document_url && input.document_content) {
-        const text = /<[a-z][\s\S]*>/i.test(input.document_content)
-          ? htmlToText(input.document_content)
-          : input.document_content;
-        const key = `content:${createHash('sha256').update(text).digest('hex')}`;
-        const out = await ai.answer(key, input.document_name ?? 'Document', sections(text), input.question);
+        // Read (HTML or not), cut into sections and indexed on the NLP worker, within its time budget.
+        const content = input.document_content;
+        const key = `content:${createHash('sha256').update(content).digest('hex')}`;
+        const out = await ai.answerContent(key, input.document_name ?? 'Document', content, input.question);
         return { ...out, question: null };
       }
       const doc = await resolve(userId, input);

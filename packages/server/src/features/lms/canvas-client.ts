@@ -1,3 +1,4 @@
+import { trimTrailing } from '@studybuddy/shared/text-scan';
 import {
   CanvasAuthError,
   CanvasError,
@@ -48,12 +49,24 @@ const RETRY_STATUS = new Set([500, 502, 503, 504]);
 /** The URL with `rel` (e.g. "next") in a Link header (any header case; links separated by commas). */
 export function linkFor(link: string | null, rel: 'next' | 'last'): string | null {
   if (!link) return null;
-  const relPattern = new RegExp(`rel="?([^";]*\\s)?${rel}(\\s[^";]*)?"?`, 'i');
   for (const part of link.split(/,(?=\s*<)/)) {
-    const m = /<([^>]+)>\s*;(.*)$/.exec(part.trim());
-    if (m && relPattern.test(m[2]!)) return m[1]!;
+    // Anchored and split by hand: the header comes from a server, and no pattern here rescans a long run.
+    const m = /^<([^>]+)>\s*;(.*)$/.exec(part.trim());
+    if (m && relsOf(m[2]!).includes(rel)) return m[1]!;
   }
   return null;
+}
+
+/** The relation types of a link's parameters (`rel="prev next"`), lower-case. */
+function relsOf(params: string): string[] {
+  for (const param of params.split(';')) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'rel') continue;
+    const value = param.slice(eq + 1).trim();
+    const unquoted = value.startsWith('"') ? value.slice(1, value.endsWith('"') ? -1 : undefined) : value;
+    return unquoted.toLowerCase().split(/\s+/);
+  }
+  return [];
 }
 
 export const nextLink = (link: string | null) => linkFor(link, 'next');
@@ -102,7 +115,7 @@ export class CanvasClient {
   requests = 0;
 
   constructor(private readonly options: CanvasClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = trimTrailing(options.baseUrl, '/');
     this.origin = new URL(this.baseUrl).origin;
     this.gate = options.gate ?? new CanvasGate(6);
     this.o = {

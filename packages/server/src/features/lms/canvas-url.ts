@@ -1,3 +1,4 @@
+import { trimTrailing } from '@studybuddy/shared/text-scan';
 import { UNIVERSITIES, type University, type UniversityKey } from '@studybuddy/shared/universities';
 
 /**
@@ -16,7 +17,7 @@ export function resolveCanvasUrl(
     .toLowerCase();
   const university = at > 0 ? universities.find((u) => u.domains.includes(domain)) : undefined;
   if (!university) return null;
-  const url = (overrides[university.key] ?? university.canvasUrl ?? '').trim().replace(/\/+$/, '');
+  const url = trimTrailing((overrides[university.key] ?? university.canvasUrl ?? '').trim(), '/');
   return /^https?:\/\/[^/\s]+/i.test(url) ? url : null;
 }
 

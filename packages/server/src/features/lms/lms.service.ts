@@ -7,6 +7,7 @@ import type {
   LmsStatus,
 } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
+import { trimTrailing } from '@studybuddy/shared/text-scan';
 import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
@@ -89,7 +90,7 @@ export function newClient(ctx: AppContext, userId: string, baseUrl: string, toke
 export function checkCanvasUrl(given: string | undefined, account: CanvasAccount): string {
   const own = account.credentials?.canvasUrl ?? account.resolvedUrl;
   if (!own) throw new AppError(400, 'canvas_unavailable', MSG.lms.urlUnavailable);
-  if (given !== undefined && given.replace(/\/+$/, '').toLowerCase() !== own.toLowerCase()) {
+  if (given !== undefined && trimTrailing(given, '/').toLowerCase() !== own.toLowerCase()) {
     throw badRequest(MSG.lms.urlMismatch, 'canvas_url');
   }
   return own;

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { trimTrailing } from '@studybuddy/shared/text-scan';
 
 /** Metadata kept with every stored object (spec §3 "Stored file metadata"). */
 export interface StoredObjectMeta {
@@ -55,7 +56,7 @@ export function assertSafePath(fullPath: string): void {
 
 /** The folder form of a prefix: no trailing slash, validated like a path. */
 export function folderOf(prefix: string): string {
-  const clean = prefix.replace(/\/+$/, '');
+  const clean = trimTrailing(prefix, '/');
   assertSafePath(clean);
   return clean;
 }

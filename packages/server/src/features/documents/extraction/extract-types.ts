@@ -64,6 +64,8 @@ export interface ExtractOptions {
 export interface SummaryResult {
   summary: string;
   keyTerms: string[];
+  /** The pages read, when asked for with `keepPages`. */
+  pages?: PageText[];
 }
 
 export interface AnswerResult {
@@ -83,8 +85,22 @@ export type WorkerRequest =
       maxPages: number;
       maxPixels: number;
     }
-  | { id: number; op: 'summarise'; pages: PageText[] }
-  | { id: number; op: 'answer'; key: string; pages: PageText[]; question: string };
+  | ({ id: number } & NlpRequest);
+
+/**
+ * The text an NLP request reads: a document's stored pages, plain text (cut into sections in the worker), or
+ * what a client sent, plain or HTML (`content`). `keepPages` sends the pages read back (for a language model).
+ */
+export interface NlpSource {
+  pages?: PageText[];
+  text?: string;
+  content?: string;
+  keepPages?: boolean;
+}
+
+export type NlpRequest =
+  | ({ op: 'summarise' } & NlpSource)
+  | ({ op: 'answer'; key: string; question: string } & NlpSource);
 
 export type WorkerEvent =
   | { id: number; type: 'total'; pages: number }

@@ -4,6 +4,7 @@ import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
 import { MSG } from '@studybuddy/shared/messages';
+import { trimLineEnds } from '@studybuddy/shared/text-scan';
 import { ExtractionError, megapixels } from './extract-types.ts';
 
 const require = createRequire(import.meta.url);
@@ -28,8 +29,7 @@ export interface OcrResult {
 
 /** Tidies OCR output: no trailing spaces, at most one blank line in a row. */
 function tidy(text: string): string {
-  return text
-    .replace(/[ \t]+\n/g, '\n')
+  return trimLineEnds(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

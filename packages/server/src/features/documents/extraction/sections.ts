@@ -1,3 +1,4 @@
+import { trimLineEnds } from '@studybuddy/shared/text-scan';
 import type { PageText } from '../text-types.ts';
 
 export interface SectionPage extends PageText {
@@ -8,13 +9,13 @@ const SECTION_WORDS = 400;
 
 /** Plain text in sections of about 400 words at paragraph breaks (DOCX, TXT, RTF and CSV have no pages). */
 export function sections(text: string): SectionPage[] {
-  const clean = text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+\n/g, '\n')
+  // Every pass is linear: no regex here may rescan a run of blanks (see text-scan.ts).
+  const clean = trimLineEnds(text.replace(/\r\n?/g, '\n'))
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   if (!clean) return [];
-  const paragraphs = clean.split(/\n(?=\s*\S)/);
+  // Trimmed text ends in a non-blank, so every line break is followed by one: each line is a paragraph.
+  const paragraphs = clean.split('\n');
   const out: SectionPage[] = [];
   let current: string[] = [];
   let words = 0;

@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { CitationDto } from '@studybuddy/shared/documents-api';
 import type { Passage } from './passages.ts';
+import { quote } from './summarise.ts';
 import { queryTerms, type Sentence } from './text-analysis.ts';
 
 export interface RetrievalIndex {
@@ -50,7 +51,7 @@ const OVERVIEW_TERMS = new Set([
 ]);
 
 const OVERVIEW_WORDING =
-  /\b(about|overview|summar\w*|gist|key (points?|ideas?|takeaways?)|main (points?|ideas?|topics?))\b/i;
+  /\b(?:about|overview|summar\w*|gist|key (?:points?|ideas?|takeaways?)|main (?:points?|ideas?|topics?))\b/i;
 
 /** "What is this document about?", "What are the key points?": questions the summary answers. */
 export function isOverviewQuestion(question: string, terms: string[]): boolean {
@@ -91,12 +92,11 @@ export function answerOffline(index: RetrievalIndex, question: string, overview:
   const needed = Math.max(1, Math.ceil(terms.length * 0.3));
   if (!best || best.queryTerms.length < needed) return { found: false, sentences: [], citations: [], context };
 
-  const idf = (t: string) => {
-    const n = passages.length;
-    const count = passages.reduce((c, p) => c + (p.terms.includes(t) ? 1 : 0), 0);
-    return Math.log(1 + (n - count + 0.5) / (count + 0.5));
-  };
-  const weights = new Map(terms.map((t) => [t, idf(t)]));
+  // Passages holding each question word, in one pass over the passages (not one per word).
+  const counts = new Map(terms.map((t) => [t, 0]));
+  for (const p of passages) for (const t of new Set(p.terms)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
+  const n = passages.length;
+  const weights = new Map(terms.map((t) => [t, Math.log(1 + (n - counts.get(t)! + 0.5) / (counts.get(t)! + 0.5))]));
   const wantsDate = /^\s*(when|what (date|time|day))\b/i.test(question);
   const top = context.slice(0, 2);
   const scored = top.flatMap((p, rank) =>
@@ -118,7 +118,7 @@ export function answerOffline(index: RetrievalIndex, question: string, overview:
   chosen.sort((a, b) => a.i - b.i);
   return {
     found: true,
-    sentences: chosen.map((c) => c.s.text.replace(/\s+/g, ' ')),
+    sentences: chosen.map((c) => quote(c.s.text)),
     citations: [citationOf(first.p)],
     context,
   };

@@ -146,11 +146,22 @@ export function keyTerms(sentences: Sentence[], max = 8): string[] {
   return chosen.map((c) => [...c.forms.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
 }
 
+/** Longest sentence a summary or answer quotes whole: text without full stops can be one 'sentence'. */
+const MAX_QUOTE_CHARS = 600;
+
+/** A sentence on one line, cut at a word before 600 characters when longer. */
+export function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  if (line.length <= MAX_QUOTE_CHARS) return line;
+  const space = line.lastIndexOf(' ', MAX_QUOTE_CHARS);
+  return `${line.slice(0, space > MAX_QUOTE_CHARS / 2 ? space : MAX_QUOTE_CHARS)}…`;
+}
+
 /** The offline summary: the key sentences in reading order, and the key terms. */
 export function summariseOffline(sentences: Sentence[]): OfflineSummary {
   const picked = keySentences(sentences);
   const summary = picked
-    .map((s) => s.text.replace(/\s+/g, ' '))
+    .map((s) => quote(s.text))
     .join(' ')
     .trim();
   return { summary, keyTerms: keyTerms(sentences) };

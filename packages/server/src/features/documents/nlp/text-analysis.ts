@@ -47,27 +47,99 @@ const QUESTION_NOISE = new Set([
 const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ']);
 const MAX_TOKENS_PER_CALL = 200_000;
 
+/** JavaScript's `\s`: blanks and line breaks. */
+function isBlank(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Longest run of non-blanks wink reads as is; longer ones (no word is) are cut with spaces. */
+const MAX_RUN = 100;
+
+/**
+ * The text as wink should read it, of the same length so offsets carry over. wink takes quadratic time on
+ * two shapes: a long run of non-blanks (its e-mail pattern rescans the run from each character) and many
+ * blank lines (its pattern automaton walks over all the line breaks again from each one). So a long run is
+ * cut every 100 characters, and a blank stretch keeps at most two line breaks (a paragraph break), then spaces.
+ */
+export function forWink(text: string): string {
+  const parts: string[] = [];
+  let copied = 0;
+  const replace = (start: number, end: number, by: string) => {
+    parts.push(text.slice(copied, start), by);
+    copied = end;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    if (isBlank(text.charCodeAt(i))) {
+      let breaks = 0;
+      let plain = true;
+      for (; i < text.length && isBlank(text.charCodeAt(i)); i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) breaks++;
+        if (c !== 32) plain = false;
+      }
+      if (plain) continue;
+      const kept = Math.min(2, breaks);
+      const by = '\n'.repeat(kept) + ' '.repeat(i - start - kept);
+      if (by !== text.slice(start, i)) replace(start, i, by);
+      continue;
+    }
+    while (i < text.length && !isBlank(text.charCodeAt(i))) i++;
+    for (let cut = start + MAX_RUN; cut < i; cut += MAX_RUN + 1) {
+      // Never split a surrogate pair: a whole pair becomes two spaces.
+      const c = text.charCodeAt(cut);
+      if (c >= 0xdc00 && c <= 0xdfff) cut++;
+      if (cut >= i) break;
+      const pair = text.charCodeAt(cut) >= 0xd800 && text.charCodeAt(cut) <= 0xdbff && cut + 1 < i;
+      replace(cut, cut + (pair ? 2 : 1), pair ? '  ' : ' ');
+      if (pair) cut++;
+    }
+  }
+  if (!copied) return text;
+  parts.push(text.slice(copied));
+  return parts.join('');
+}
+
+/** How far past the previous sentence the next one is looked for (after any blanks). */
+const LOOK_AHEAD = 64;
+
+/** Where a sentence wink gave back starts in its text: near `from`, so the whole pass stays linear. */
 function locate(haystack: string, needle: string, from: number): number {
-  const exact = haystack.indexOf(needle, from);
-  if (exact >= 0) return exact;
-  const head = needle.slice(0, Math.min(24, needle.length));
-  const approx = haystack.indexOf(head, from);
-  return approx >= 0 ? approx : from;
+  while (from < haystack.length && isBlank(haystack.charCodeAt(from))) from++;
+  const window = haystack.slice(from, from + needle.length + LOOK_AHEAD);
+  const exact = window.indexOf(needle);
+  if (exact >= 0) return from + exact;
+  const approx = window.indexOf(needle.slice(0, Math.min(24, needle.length)));
+  return approx >= 0 ? from + approx : from;
 }
 
 /** Splits a text into sentences (wink-nlp), with offsets into the text and their content-word stems. */
 export function analyse(text: string): Sentence[] {
   const out: Sentence[] = [];
   // wink is fastest on moderate inputs: feed it paragraph blocks of bounded size.
-  const blocks = splitBlocks(text, MAX_TOKENS_PER_CALL);
+  const blocks = splitBlocks(forWink(text), MAX_TOKENS_PER_CALL);
   for (const block of blocks) {
     const doc = getNlp().readDoc(block.text);
     const its = getNlp().its;
     let cursor = 0;
     doc.sentences().each((s: ItemSentence) => {
-      const raw = s.out();
-      const at = locate(block.text, raw, cursor);
-      cursor = at + raw.length;
+      const trimmed = s.out().trim();
+      if (!trimmed) return;
+      const at = locate(block.text, trimmed, cursor);
+      cursor = at + trimmed.length;
       const terms: string[] = [];
       const phrases: string[] = [];
       let run: string[] = [];
@@ -97,18 +169,9 @@ export function analyse(text: string): Sentence[] {
         } else flush();
       });
       flush();
-      const trimmed = raw.trim();
-      if (trimmed) {
-        const lead = raw.indexOf(trimmed);
-        out.push({
-          text: trimmed,
-          start: block.offset + at + lead,
-          end: block.offset + at + lead + trimmed.length,
-          terms,
-          phrases,
-          words,
-        });
-      }
+      const start = block.offset + at;
+      const end = Math.min(text.length, start + trimmed.length);
+      out.push({ text: text.slice(start, end), start, end, terms, phrases, words });
     });
   }
   return out;
@@ -129,8 +192,10 @@ function splitBlocks(text: string, maxTokens: number): { text: string; offset: n
   while (start < text.length) {
     let end = Math.min(text.length, start + maxChars);
     if (end < text.length) {
-      const para = text.lastIndexOf('\n\n', end);
-      if (para > start + maxChars / 2) end = para;
+      // Only the block's second half is searched: a text without paragraph breaks is not rescanned.
+      const half = start + maxChars / 2;
+      const para = text.slice(half, end).lastIndexOf('\n\n');
+      if (para > 0) end = half + para;
     }
     blocks.push({ text: text.slice(start, end), offset: start });
     start = end;
