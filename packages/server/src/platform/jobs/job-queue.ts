@@ -142,6 +142,10 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
 
   async function claim(): Promise<ClaimedRow | null> {
     if (!definitions.size) return null;
+    // Owners in turn (least recently served first), each one's oldest due job; the conditions sit on the locked
+    // row itself, so a job another worker has just taken is re-checked and passed over.
+    const due = sql`kind in (${kindList()})
+      and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))`;
     const result = await db.execute(sql`
       update ${jobs} set
         status = 'running',
@@ -151,14 +155,19 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
         claimed_at = clock_timestamp(),
         updated_at = now()
       where id = (
-        select j.id from ${jobs} j
-        where j.kind in (${kindList()})
-          and ((j.status = 'queued' and j.run_at <= now()) or (j.status = 'running' and j.locked_until < now()))
-        order by
-          (select max(s.claimed_at) from ${jobs} s where s.owner = j.owner) asc nulls first,
-          j.run_at, j.created_at
+        with turns as materialized (
+          select o.owner, (select max(s.claimed_at) from ${jobs} s where s.owner = o.owner) as served
+          from (select distinct owner from ${jobs} where ${due}) o
+        )
+        select next.id from (select owner, served from turns order by served asc nulls first) t
+        cross join lateral (
+          select j.id from ${jobs} j
+          where j.owner = t.owner and ${due}
+          order by j.run_at, j.created_at
+          limit 1
+          for update of j skip locked
+        ) next
         limit 1
-        for update skip locked
       )
       returning id, kind, owner, payload, attempts, max_attempts`);
     return rowsOf<ClaimedRow>(result)[0] ?? null;
