@@ -11,6 +11,7 @@ import { authError, faultError, send, serializeJson, throttled, type TokenState 
 import { handleDownload } from './downloads.ts';
 import { CANVAS_THROTTLE, Throttle, type ThrottleOptions } from './throttle.ts';
 import { handleControl } from './control.ts';
+import { createTokenPages, TOKEN_PAGE_PATHS } from './token-page.ts';
 
 export type { TokenState } from './responses.ts';
 
@@ -92,6 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const inFlight = new Map<string, number>();
   const peaks = new Map<string, number>();
   const hanging = new Set<ServerResponse>();
+  const tokenPages = createTokenPages((t) => void tokens.set(t, { state: 'active' }));
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, origin: string): Promise<number> {
     const stringIds = (req.headers.accept ?? '').includes('application/json+canvas-string-ids');
@@ -194,6 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     let work: Promise<number> | number;
     if (url.pathname.startsWith('/__emulator/')) work = handleControl(req, res, url, emulator);
     else if (url.pathname.startsWith('/api/')) work = handleApi(req, res, url, origin);
+    else if (TOKEN_PAGE_PATHS.includes(url.pathname)) work = tokenPages(req, res, url);
     else work = handleDownload(res, url, data);
     Promise.resolve(work).then(done, (err: unknown) => {
       if (!res.headersSent) send(res, 500, { errors: [{ message: String(err) }] }, {}, false);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { DEMO_TOKEN, startEmulator, type Emulator } from '@studybuddy/canvas-emulator/server';
 import { filterCoursework, localDay, sortCoursework } from '@studybuddy/shared/coursework-filters';
 import { DEFAULT_COURSEWORK_PREFERENCES, type CourseworkResponse } from '@studybuddy/shared/lms';
@@ -10,6 +10,8 @@ import { startServer, type RunningServer } from './server.ts';
 
 const EXPIRING = '7~JourneyTokenThatExpires000000000000000000000';
 const DISCONNECTING = '7~JourneyTokenForDisconnect0000000000000000000';
+const COURSES_FAIL = '7~JourneyTokenCourseListFails00000000000000000';
+const MIDNIGHT = '7~JourneyTokenAcrossMidnight000000000000000000';
 const TZ = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 let emu: Emulator;
@@ -43,8 +45,63 @@ async function courseworkData(page: Page): Promise<CourseworkResponse> {
   return (await res.json()) as CourseworkResponse;
 }
 
+/**
+ * The connect modal's tutorial (spec §2: an embedded tutorial video): a WebM with controls that Chromium plays,
+ * English captions on by default whose cues are the catalogue's, a transcript behind a toggle, the steps as text.
+ */
+async function expectTutorialVideo(page: Page, feature: Locator) {
+  const video = feature.locator('video');
+  await video.waitFor();
+  expect(await video.getAttribute('controls')).not.toBeNull();
+  expect(await video.getAttribute('aria-label')).toBe(MSG.lms.tutorialVideo);
+  const media = await video.evaluate(
+    (v: HTMLVideoElement) =>
+      new Promise<{ duration: number; width: number; src: string; track: string; mode: string; cues: string[] }>(
+        (resolve, reject) => {
+          const track = v.querySelector('track')!;
+          const done = () => {
+            const t = v.textTracks[0]!;
+            const cues = [...(t.cues ?? [])].map((c) => (c as VTTCue).text);
+            if (v.readyState < 1 || !cues.length) return;
+            resolve({
+              duration: v.duration,
+              width: v.videoWidth,
+              src: v.currentSrc,
+              track: `${track.kind}|${track.srclang}|${track.default}`,
+              mode: t.mode,
+              cues,
+            });
+          };
+          v.addEventListener('loadedmetadata', done);
+          track.addEventListener('load', done);
+          v.addEventListener('error', () => reject(new Error(v.error?.message ?? 'video error')));
+          v.load();
+          done();
+        },
+      ),
+  );
+  expect(new URL(media.src).pathname).toBe('/tutorial/canvas-token.webm');
+  expect(media.duration).toBeGreaterThan(10);
+  expect(media.width).toBeGreaterThan(0);
+  expect(media).toMatchObject({ track: 'captions|en|true', mode: 'showing', cues: [...MSG.lms.tutorialCaptions] });
+  const file = await page.request.get(media.src);
+  expect(file.headers()['content-type']).toContain('video/webm');
+  expect((await file.body()).length).toBeLessThan(600 * 1024);
+
+  const toggle = feature.getByRole('button', { name: MSG.lms.showTranscript });
+  expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+  await toggle.click();
+  const transcript = feature.getByTestId('tutorial-transcript');
+  for (const paragraph of MSG.lms.tutorialTranscript) await transcript.getByText(paragraph).waitFor();
+  expect(await feature.getByRole('button', { name: MSG.lms.hideTranscript }).getAttribute('aria-expanded')).toBe(
+    'true',
+  );
+  const steps = feature.getByRole('list', { name: MSG.lms.tutorialStepsTitle }).getByRole('listitem');
+  expect(await steps.allTextContents()).toEqual([...MSG.lms.tutorialSteps]);
+}
+
 beforeAll(async () => {
-  emu = await startEmulator({ tokens: [DEMO_TOKEN, EXPIRING, DISCONNECTING] });
+  emu = await startEmulator({ tokens: [DEMO_TOKEN, EXPIRING, DISCONNECTING, COURSES_FAIL, MIDNIGHT] });
   [server, browser] = await Promise.all([
     startServer(
       {
@@ -56,6 +113,8 @@ beforeAll(async () => {
         { email: 'ada@g.ucla.edu', name: 'Ada' },
         { email: 'bo@g.ucla.edu', name: 'Bo' },
         { email: 'cy@g.ucla.edu', name: 'Cy' },
+        { email: 'dee@g.ucla.edu', name: 'Dee' },
+        { email: 'eve@g.ucla.edu', name: 'Eve' },
       ],
     ),
     launchBrowser(),
@@ -87,9 +146,7 @@ describe('Canvas in Chromium', () => {
     await page.getByRole('button', { name: MSG.lms.connect }).click();
     const feature = page.getByRole('dialog', { name: MSG.lms.featureTitle });
     await feature.getByText(MSG.lms.tutorialTitle).waitFor();
-    expect(await feature.getByRole('img', { name: MSG.lms.tutorialImage(1) }).isVisible()).toBe(true);
-    await feature.getByRole('button', { name: MSG.lms.nextStep }).click();
-    await feature.getByText(MSG.lms.tutorialSteps[1]).waitFor();
+    await expectTutorialVideo(page, feature);
     await expectAccessible(page);
     // Unticked terms block.
     await feature.getByRole('button', { name: MSG.lms.continue }).click();
@@ -291,9 +348,79 @@ describe('Canvas in Chromium', () => {
     await page.close();
   }, 120_000);
 
+  it('says the courses could not be loaded when Canvas fails the course list, and imports once it answers', async () => {
+    emu.addFault({ kind: 'forbidden', token: COURSES_FAIL, resource: 'courses' });
+    try {
+      const page = await signedIn('eve@g.ucla.edu');
+      await page.goto(`${server.url}/assignments`);
+      await page.getByRole('button', { name: MSG.lms.connect }).click();
+      const feature = page.getByRole('dialog', { name: MSG.lms.featureTitle });
+      await feature.getByRole('checkbox', { name: MSG.lms.terms }).check();
+      await feature.getByRole('button', { name: MSG.lms.continue }).click();
+      const tokenDialog = page.getByRole('dialog', { name: MSG.lms.tokenTitle });
+      await tokenDialog.getByLabel(MSG.lms.tokenLabel, { exact: true }).fill(COURSES_FAIL);
+      await tokenDialog.getByRole('button', { name: MSG.lms.import }).click();
+      await tokenDialog.getByRole('alert').getByText(MSG.courses.loadCoursesFailed, { exact: true }).waitFor();
+      await expectAccessible(page);
+      expect((await (await page.request.get(`${server.url}/api/lms/status`)).json()).connected).toBe(false);
+
+      emu.clearFaults();
+      await tokenDialog.getByRole('button', { name: MSG.lms.import }).click();
+      await page.getByText(MSG.lms.imported(10)).waitFor();
+      await page.close();
+    } finally {
+      emu.clearFaults();
+    }
+  }, 120_000);
+
+  it('at local midnight loads the coursework from the server, past the browser cache, without spending a refresh', async () => {
+    const page = await signedIn('dee@g.ucla.edu');
+    expect(
+      (await page.request.post(`${server.url}/api/lms/connect`, { data: { access_token: MIDNIGHT } })).status(),
+    ).toBe(200);
+    // The browser's clock is fake from here on, starting at the real time (the server dates its copies by that).
+    await page.clock.install({ time: new Date() });
+    await page.goto(`${server.url}/assignments`);
+    await page.locator('[data-testid="coursework-card"]').first().waitFor();
+    await page.getByRole('button', { name: MSG.coursework.refresh(3) }).waitFor();
+
+    // Canvas changes and the server's copy follows (a refresh from another device); this browser's cache does not.
+    const shown = await cardNames(page);
+    const item = emu.data.assignments.find(
+      (a) => shown.includes(a.name) && emu.data.assignments.filter((b) => b.name === a.name).length === 1,
+    )!;
+    const oldName = item.name;
+    item.name = 'Lab report (renamed in Canvas)';
+    try {
+      const forced = await page.request.post(`${server.url}/api/fetch-coursework`, { data: { force: true, tz: TZ } });
+      expect((await forced.json()).refreshes_remaining).toBe(2);
+      expect(await page.getByText(item.name).count()).toBe(0);
+
+      const loads: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/fetch-coursework')) loads.push(r.postData() ?? '');
+      });
+      const now = await page.evaluate(() => Date.now());
+      const midnight = new Date(now);
+      midnight.setHours(24, 0, 0, 0);
+      await page.clock.fastForward(midnight.getTime() - now + 2_000);
+      await page.getByText(item.name).first().waitFor();
+      expect(loads).toHaveLength(1);
+      expect(JSON.parse(loads[0]!)).not.toHaveProperty('force');
+      // The midnight load spent none of the day's refreshes.
+      await page.getByRole('button', { name: MSG.coursework.refresh(2) }).waitFor();
+      const status = await (await page.request.get(`${server.url}/api/lms/status?tz=${encodeURIComponent(TZ)}`)).json();
+      expect(status.refreshes_remaining).toBe(2);
+    } finally {
+      item.name = oldName;
+      await page.close();
+    }
+  }, 120_000);
+
   it('never wrote a token into a log line (log level trace)', () => {
     const logs = server.logs.join('');
     expect(logs.length).toBeGreaterThan(1000);
-    for (const token of [DEMO_TOKEN, EXPIRING, DISCONNECTING]) expect(logs).not.toContain(token);
+    for (const token of [DEMO_TOKEN, EXPIRING, DISCONNECTING, COURSES_FAIL, MIDNIGHT])
+      expect(logs).not.toContain(token);
   });
 });

@@ -38,6 +38,9 @@ interface Deps {
 /** The reason a slice's extraction is stopped: the job saves its pages and goes to the back of the queue. */
 class SliceOver extends Error {}
 
+/** Canvas content was fetched but could not be saved to the document (retried; spec §8 text once it gives up). */
+class ContentNotSaved extends Error {}
+
 /** Tells the owner's open tabs that the document changed (they refetch it). */
 function announce(ctx: AppContext, doc: repo.DocumentRow) {
   ctx.realtime?.toUsers([doc.userId], { type: 'document.changed', documentId: doc.id, courseId: doc.courseId });
@@ -52,8 +55,10 @@ async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buff
     return { bytes: await readAll(obj.body), contentType: obj.meta.contentType };
   }
   if (doc.source !== 'canvas' || !doc.canvasFileId) throw new DocumentFailure('error', MSG.courses.processingError);
+  let fetched = false;
   try {
     const file = await canvas.downloadFile(doc.userId, doc.courseId, doc.canvasFileId);
+    fetched = true;
     const storagePath = storagePathFor(doc.userId, doc.id, doc.name);
     await storeWithinQuota(ctx, doc.userId, storagePath, file.bytes.length, () =>
       ctx.storage.put(storagePath, file.bytes, { contentType: file.contentType }),
@@ -66,6 +71,10 @@ async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buff
     return file;
   } catch (err) {
     if (err instanceof AppError && err.code === 'quota_exceeded') throw new DocumentFailure('error', err.message);
+    if (fetched) {
+      ctx.log.error({ err, documentId: doc.id }, 'saving fetched Canvas content failed');
+      throw new ContentNotSaved('fetched Canvas content not saved', { cause: err });
+    }
     if (err instanceof CanvasFilesError) {
       if (err.kind === 'forbidden' || err.kind === 'auth' || err.kind === 'not_connected') {
         throw new DocumentFailure('access_denied', MSG.courses.accessDenied);
@@ -209,7 +218,9 @@ export function processJob(deps: Deps): JobDefinition<ProcessPayload> {
           ? kind === 'unreadable'
             ? MSG.courses.summaryFailed(err.message)
             : err.message
-          : MSG.courses.processingError;
+          : err instanceof ContentNotSaved
+            ? MSG.courses.updateFailed
+            : MSG.courses.processingError;
       await repo.updateDocument(deps.ctx.db, payload.documentId, {
         status: 'failed',
         progressPage: null,

@@ -120,10 +120,46 @@ describe('connect and import', () => {
         payload: { access_token: DEMO_TOKEN },
       });
       expect(res.statusCode).toBe(502);
-      expect(res.json().error.message).toBe(MSG.coursework.fetchFailed(MSG.coursework.unreachable));
+      expect(res.json().error).toMatchObject({ code: 'canvas_unreachable', message: MSG.courses.loadCoursesFailed });
     } finally {
       await noCanvas.close();
     }
+  });
+
+  it.each([
+    ['server_error', 502, 'canvas_server_error'],
+    ['throttle', 429, 'canvas_throttled'],
+    ['forbidden', 403, 'canvas_forbidden'],
+  ] as const)(
+    'says the courses could not be loaded when Canvas fails the course list (%s), connecting or listing',
+    async (kind, status, code) => {
+      const user = await createUser(t.app);
+      emu.addFault({ kind, resource: 'courses' });
+      const res = await connect(user);
+      expect(res.status).toBe(status);
+      expect(res.body.error).toMatchObject({ code, message: MSG.courses.loadCoursesFailed });
+      // Nothing was stored: still not connected.
+      expect((await call<LmsStatus>(user, 'GET', '/api/lms/status')).body.connected).toBe(false);
+      const listed = await call<{ error: { code: string; message: string } }>(
+        user,
+        'POST',
+        '/api/fetch-canvas-courses',
+        { access_token: DEMO_TOKEN },
+      );
+      expect(listed.status).toBe(status);
+      expect(listed.body.error).toMatchObject({ code, message: MSG.courses.loadCoursesFailed });
+      emu.clearFaults();
+      expect((await connect(user)).status).toBe(200);
+    },
+  );
+
+  it('a dead token on the course list stays the expired-token answer', async () => {
+    const user = await createUser(t.app);
+    expect((await connect(user)).status).toBe(200);
+    emu.addFault({ kind: 'expired_token', resource: 'courses' });
+    const listed = await call<{ error: { code: string } }>(user, 'POST', '/api/fetch-canvas-courses', {});
+    expect(listed.status).toBe(401);
+    expect(listed.body.error.code).toBe('canvas_token_expired');
   });
 
   it('needs a signed-in user', async () => {

@@ -124,7 +124,7 @@ export async function connectCanvas(ctx: AppContext, userId: string, token: stri
     if (err instanceof CanvasAuthError)
       throw new AppError(400, 'canvas_token_invalid', MSG.lms.tokenInvalid, 'access_token');
     ctx.log.warn({ userId, err: describe(err) }, 'Canvas course import failed');
-    throw canvasAppError(err);
+    throw courseListError(err);
   }
   const fromCanvas = active.slice(0, LIMITS.lmsMaxCourses).map((c) => ({ id: String(c.id), name: c.name.trim() }));
   const courses = mergeCourses(account.profile.courses, fromCanvas);
@@ -157,8 +157,18 @@ export async function fetchCanvasCourses(
     return { courses: courses.map((c) => ({ id: String(c.id), name: c.name.trim() })) };
   } catch (err) {
     ctx.log.warn({ userId, err: describe(err) }, 'Canvas course list failed');
-    throw canvasAppError(err);
+    throw courseListError(err);
   }
+}
+
+/**
+ * Canvas could not give the course list (down, slow, throttled, refusing): spec §8 'Failed to load courses.
+ * Please try again later.', with the status and code of the Canvas failure. A dead token stays a 401.
+ */
+function courseListError(err: unknown): unknown {
+  const mapped = canvasAppError(err);
+  if (!(mapped instanceof AppError) || err instanceof CanvasAuthError) return mapped;
+  return new AppError(mapped.statusCode, mapped.code, MSG.courses.loadCoursesFailed);
 }
 
 /** A log-safe description of a failure (kind and status only: never URLs with secrets or tokens). */

@@ -1,58 +1,65 @@
-import { useState } from 'react';
-import { ActionIcon, Group, Image, Paper, Stack, Text } from '@mantine/core';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useId } from 'react';
+import { AspectRatio, Button, Collapse, List, Paper, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { MSG } from '@studybuddy/shared/messages';
-import step1 from './tutorial/step-1.svg';
-import step2 from './tutorial/step-2.svg';
-import step3 from './tutorial/step-3.svg';
-import step4 from './tutorial/step-4.svg';
 
-const PICTURES = [step1, step2, step3, step4];
+/** Recorded from the Canvas emulator's token pages by scripts/record-tutorial.mjs (served with the app). */
+const VIDEO = '/tutorial/canvas-token.webm';
+const CAPTIONS = '/tutorial/canvas-token.vtt';
 
-/** How to make a Canvas access token: four steps with pictures shipped with the app (nothing loaded from outside). */
+/**
+ * How to make a Canvas access token: a short silent video with captions, its transcript behind a toggle (for
+ * anyone who cannot watch it) and the steps as text.
+ */
 export function CanvasTutorial() {
-  const steps = MSG.lms.tutorialSteps;
-  const [step, setStep] = useState(0);
+  const [transcriptOpen, { toggle }] = useDisclosure(false);
+  const ids = useId();
+  const titleId = `${ids}-title`;
+  const transcriptId = `${ids}-transcript`;
   return (
     <Paper withBorder p="sm" radius="md" bg="gray.0">
       <Stack gap="xs">
-        <Text fw={700} size="sm">
+        <Text fw={700} size="sm" id={titleId}>
           {MSG.lms.tutorialTitle}
         </Text>
-        <Image
-          src={PICTURES[step]}
-          alt={MSG.lms.tutorialImage(step + 1)}
-          radius="sm"
-          fit="contain"
-          h={{ base: 150, sm: 210 }}
-          bg="white"
-        />
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <ActionIcon
-            variant="default"
-            aria-label={MSG.lms.previousStep}
-            disabled={step === 0}
-            onClick={() => setStep((s) => s - 1)}
+        <AspectRatio ratio={960 / 600} maw={640} w="100%" mx="auto">
+          <video
+            controls
+            preload="metadata"
+            aria-label={MSG.lms.tutorialVideo}
+            style={{ borderRadius: 'var(--mantine-radius-sm)', background: 'white', width: '100%' }}
           >
-            <ChevronLeft size={16} aria-hidden />
-          </ActionIcon>
-          <Stack gap={2} style={{ flex: 1 }} aria-live="polite">
-            <Text size="xs" c="dimmed" ta="center">
-              {MSG.lms.tutorialStep(step + 1, steps.length)}
-            </Text>
-            <Text size="sm" ta="center">
-              {steps[step]}
-            </Text>
+            <source src={VIDEO} type="video/webm" />
+            <track kind="captions" src={CAPTIONS} srcLang="en" label="English" default />
+          </video>
+        </AspectRatio>
+        <Button
+          variant="default"
+          size="xs"
+          onClick={toggle}
+          aria-expanded={transcriptOpen}
+          aria-controls={transcriptId}
+          style={{ alignSelf: 'flex-start' }}
+        >
+          {transcriptOpen ? MSG.lms.hideTranscript : MSG.lms.showTranscript}
+        </Button>
+        <Collapse expanded={transcriptOpen} id={transcriptId}>
+          <Stack gap={4} data-testid="tutorial-transcript">
+            {MSG.lms.tutorialTranscript.map((paragraph) => (
+              <Text key={paragraph} size="sm">
+                {paragraph}
+              </Text>
+            ))}
           </Stack>
-          <ActionIcon
-            variant="default"
-            aria-label={MSG.lms.nextStep}
-            disabled={step === steps.length - 1}
-            onClick={() => setStep((s) => s + 1)}
-          >
-            <ChevronRight size={16} aria-hidden />
-          </ActionIcon>
-        </Group>
+        </Collapse>
+        <Text fw={600} size="sm" mt={4}>
+          {MSG.lms.tutorialStepsTitle}
+        </Text>
+        <List type="ordered" size="sm" spacing={2} aria-label={MSG.lms.tutorialStepsTitle}>
+          {MSG.lms.tutorialSteps.map((step) => (
+            <List.Item key={step}>{step}</List.Item>
+          ))}
+        </List>
       </Stack>
     </Paper>
   );

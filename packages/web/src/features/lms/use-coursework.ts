@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { LIMITS } from '@studybuddy/shared/limits';
 import type { CourseworkResponse, LmsStatus } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
@@ -18,38 +18,50 @@ export function courseworkErrorMessage(err: unknown): string | null {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Milliseconds from `now` to just after the next local midnight. */
 function msUntilLocalMidnight(now = new Date()): number {
   const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 0, 0, 1);
   return midnight.getTime() - now.getTime();
 }
 
+/** Keeps a load in the browser cache and its refresh count in the LMS status. */
+function rememberCoursework(
+  client: QueryClient,
+  userId: string | undefined,
+  connectionId: string | null,
+  data: CourseworkResponse,
+) {
+  if (userId && connectionId) writeCourseworkCache(userId, connectionId, data);
+  client.setQueryData<LmsStatus>(LMS_STATUS_KEY, (s) =>
+    s ? { ...s, refreshes_remaining: data.refreshes_remaining } : s,
+  );
+}
+
+/** A load from the server, not forced: its 24-hour cache, or Canvas when that is older. */
+async function loadFromServer(client: QueryClient, userId: string, connectionId: string): Promise<CourseworkResponse> {
+  const data = await api<CourseworkResponse>('/api/fetch-coursework', { body: { tz: timeZone() } });
+  rememberCoursework(client, userId, connectionId, data);
+  return data;
+}
+
 /**
  * The coursework helper of spec §7: memory (the query cache), then the browser cache, then the server (which
  * answers from its own 24-hour cache or Canvas). Forced refreshes are counted by the server (3 a day); the
- * count shown is the server's, and at local midnight it is fetched again and the coursework reloaded.
+ * count shown is the server's. At local midnight (spec §9: the allowance resets with an automatic refresh) the
+ * count is fetched again and the coursework is loaded from the server, past the browser cache, without force:
+ * the server goes to Canvas when its copy is older than the cache period, and no forced refresh is spent.
  */
 export function useCoursework(userId: string | undefined, status: LmsStatus | undefined) {
   const client = useQueryClient();
   const connectionId = status?.connected ? status.connection_id : null;
   const key = [...COURSEWORK_KEY, userId, connectionId] as const;
 
-  const remember = (data: CourseworkResponse) => {
-    if (userId && connectionId) writeCourseworkCache(userId, connectionId, data);
-    client.setQueryData<LmsStatus>(LMS_STATUS_KEY, (s) =>
-      s ? { ...s, refreshes_remaining: data.refreshes_remaining } : s,
-    );
-  };
+  const remember = (data: CourseworkResponse) => rememberCoursework(client, userId, connectionId, data);
 
   const query = useQuery({
     queryKey: key,
     enabled: !!userId && !!connectionId,
-    queryFn: async () => {
-      const local = readCourseworkCache(userId!, connectionId!);
-      if (local) return local;
-      const data = await api<CourseworkResponse>('/api/fetch-coursework', { body: { tz: timeZone() } });
-      remember(data);
-      return data;
-    },
+    queryFn: () => readCourseworkCache(userId!, connectionId!) ?? loadFromServer(client, userId!, connectionId!),
     staleTime: (q) => {
       const fetched = q.state.data ? Date.parse(q.state.data.fetched_at) : 0;
       return Math.max(0, fetched + LIMITS.courseworkCacheMs - Date.now());
@@ -71,15 +83,25 @@ export function useCoursework(userId: string | undefined, status: LmsStatus | un
     },
   });
 
-  // Midnight: the day's refreshes come back, and the coursework is loaded again.
+  // Midnight, every night the page stays open: the day's refreshes come back, and the coursework is loaded again.
   useEffect(() => {
-    if (!connectionId) return;
-    const timer = setTimeout(() => {
-      void client.invalidateQueries({ queryKey: LMS_STATUS_KEY });
-      void client.invalidateQueries({ queryKey: COURSEWORK_KEY });
-    }, msUntilLocalMidnight());
+    if (!userId || !connectionId) return;
+    const queryKey = [...COURSEWORK_KEY, userId, connectionId];
+    let timer: ReturnType<typeof setTimeout>;
+    const schedule = () => {
+      timer = setTimeout(() => {
+        void client.invalidateQueries({ queryKey: LMS_STATUS_KEY });
+        void client
+          .fetchQuery({ queryKey, queryFn: () => loadFromServer(client, userId, connectionId), staleTime: 0 })
+          .catch(() => {
+            // The error shows through the query; the next midnight or a refresh tries again.
+          });
+        schedule();
+      }, msUntilLocalMidnight());
+    };
+    schedule();
     return () => clearTimeout(timer);
-  }, [client, connectionId]);
+  }, [client, userId, connectionId]);
 
   const refreshesRemaining = status?.refreshes_remaining ?? 0;
   const loading = query.isFetching || refresh.isPending;
