@@ -17,6 +17,12 @@ import {
 
 export const WS_PATH = '/api/ws';
 
+/**
+ * Close code of a socket refused because the student already has the most open sockets allowed (the reason
+ * names the limit). Retrying soon cannot help: the client waits its longest back-off (and polls meanwhile).
+ */
+export const WS_CLOSE_QUOTA = 4429;
+
 export const userTopic = (userId: string) => `user:${userId}`;
 export const conversationTopic = (c: ConversationRef) => `conversation:${c.kind}:${c.id}`;
 

@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { LIMITS } from '@studybuddy/shared/limits';
 import {
   REALTIME_TIMING,
+  WS_CLOSE_QUOTA,
   WS_PATH,
   type ClientFrame,
   type RealtimeEvent,
@@ -22,6 +23,9 @@ import { api } from './api.ts';
  */
 
 export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'polling';
+
+/** The back-off attempt from which reconnects wait the longest (backoffMaxMs). */
+const MAX_BACKOFF_ATTEMPT = Math.ceil(Math.log2(REALTIME_TIMING.backoffMaxMs / REALTIME_TIMING.backoffStartMs));
 
 type Handler<K extends RealtimeEventType> = (event: Extract<RealtimeEvent, { type: K }>) => void;
 type AnyHandler = (event: RealtimeEvent) => void;
@@ -178,10 +182,12 @@ class RealtimeClient {
       }
       this.onFrame(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (!this.users) return;
+      // Too many of the student's tabs and devices are connected: retrying soon cannot help, so wait the longest.
+      if (event.code === WS_CLOSE_QUOTA) this.attempt = Math.max(this.attempt, MAX_BACKOFF_ATTEMPT);
       // The socket cannot open (or just dropped): poll every 5 s until it is back.
       this.startPolling();
       this.scheduleReconnect();

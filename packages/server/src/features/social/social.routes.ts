@@ -14,6 +14,7 @@ import {
 } from '@studybuddy/shared/social';
 import type { AppContext } from '../../platform/context.ts';
 import { parse } from '../../platform/errors.ts';
+import { createQuota, DAY_MS } from '../../platform/quota.ts';
 import { MSG } from '@studybuddy/shared/messages';
 import { requireMember } from './member.ts';
 import { noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
@@ -31,6 +32,13 @@ import {
 /** Match finder, user search, friend requests, notifications and friends (issue 5). */
 export function socialRoutes(ctx: AppContext) {
   const { db } = ctx;
+  const quota = createQuota(db);
+  const requestsPerDay = {
+    what: MSG.quota.friendRequestsPerDay,
+    limit: ctx.config.limits.friendRequestsPerDay,
+    windowMs: DAY_MS,
+    when: MSG.quota.tryTomorrow,
+  };
   /** Tells every open tab of these students that their requests, notifications or friends changed. */
   const changed = (userIds: string[], requestId?: string) =>
     ctx.realtime.toUsers(userIds, { type: 'friendRequest.changed', ...(requestId ? { requestId } : {}) });
@@ -60,7 +68,13 @@ export function socialRoutes(ctx: AppContext) {
     app.post('/api/social/requests', async (request, reply): Promise<SendRequestResult> => {
       const me = await requireMember(db, request);
       const { toUserId } = parse(sendRequestSchema, request.body);
-      const result = await sendRequest(db, me, toUserId);
+      // QUOTA_FRIEND_REQUESTS_PER_DAY: a refused request (already sent, other college, ...) is given back.
+      const quotaKey = `friend-requests:${me.id}`;
+      await quota.consume(quotaKey, requestsPerDay);
+      const result = await sendRequest(db, me, toUserId).catch(async (err: unknown) => {
+        await quota.refund(quotaKey);
+        throw err;
+      });
       changed([me.id, toUserId], result.requestId);
       if (result.outcome === 'sent') mailNotice(me.id, toUserId);
       reply.status(result.outcome === 'sent' ? 201 : 200);

@@ -7,13 +7,16 @@ import {
   clientFrameSchema,
   REALTIME_TIMING,
   userTopic,
+  WS_CLOSE_QUOTA,
   WS_PATH,
   type ClientFrame,
   type ServerFrame,
 } from '@studybuddy/shared/realtime';
 import { findSessionUser, requireUser, SESSION_COOKIE } from '../../features/auth/session.ts';
+import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, parse } from '../errors.ts';
+import { quotaExceeded } from '../quota.ts';
 import type { Connection } from './hub.ts';
 
 /** Largest frame a client may send. */
@@ -52,12 +55,26 @@ function errorFrame(err: unknown, ref?: string): ServerFrame {
   return { type: 'error', ref, status: 500, message: 'Something went wrong on our side. Please try again.' };
 }
 
+/** A close reason may hold at most 123 bytes. */
+function closeReason(text: string): string {
+  const bytes = Buffer.from(text);
+  return bytes.length <= 123
+    ? text
+    : bytes
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '') + '...';
+}
+
 /** The WebSocket of DESIGN.md "Real-time" at /api/ws, and its polling fallback GET /api/realtime/since?cursor=N. */
 export function realtimeRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const allowedOrigin = new URL(ctx.config.publicUrl).origin;
     const { hub, handlers } = ctx.realtime;
     const sockets = new Set<SocketState>();
+    /** Open sockets per student on this instance (QUOTA_SOCKETS; each instance counts its own). */
+    const openByUser = new Map<string, number>();
+    const socketLimit = ctx.config.limits.socketsPerStudent;
     let nextSlot = 0;
 
     await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
@@ -214,6 +231,20 @@ export function realtimeRoutes(ctx: AppContext) {
       },
       async (ws, request) => {
         const user = requireUser(request);
+        const open = openByUser.get(user.id) ?? 0;
+        if (open >= socketLimit) {
+          // Counted and refused in one turn of the event loop, so a burst of upgrades cannot slip past.
+          const refusal = quotaExceeded({ what: MSG.quota.sockets, when: MSG.quota.closeTabs }, socketLimit);
+          ws.send(JSON.stringify(errorFrame(refusal)));
+          ws.close(WS_CLOSE_QUOTA, closeReason(refusal.message));
+          return;
+        }
+        openByUser.set(user.id, open + 1);
+        ws.on('close', () => {
+          const left = (openByUser.get(user.id) ?? 1) - 1;
+          if (left > 0) openByUser.set(user.id, left);
+          else openByUser.delete(user.id);
+        });
         // Frames written in one turn of the event loop (a batch's messages, the unread count, the ack) leave in
         // one system call: the socket is corked at the first and uncorked once the turn is over.
         const socket = (ws as unknown as { _socket?: Duplex })._socket;
