@@ -49,7 +49,7 @@ export function createDocumentAi(llm: Config['llm'], nlp: NlpLane, log: JobLog):
     const keepPages = !!llm && !source.pages;
     const { pages = source.pages ?? [], ...offline } = await nlp.run<SummaryResult>(
       { op: 'summarise', ...source, keepPages },
-      signal,
+      { signal },
     );
     if (!llm || !offline.summary) return { ...offline, engine: 'offline' };
     try {

@@ -27,9 +27,11 @@ export class NlpLane {
     this.lane = new WorkerLane({ idleMs: 120_000, ...options, stallMs: budgetMs + 5_000 });
   }
 
-  async run<T>(req: NlpRequest, signal?: AbortSignal): Promise<T> {
+  /** `budgetMs` may shorten the lane's budget for one request (not lengthen it: the stall timer still applies). */
+  async run<T>(req: NlpRequest, opts: { signal?: AbortSignal; budgetMs?: number } = {}): Promise<T> {
+    const { signal } = opts;
     const budget = new AbortController();
-    const timer = setTimeout(() => budget.abort(new NlpTimeout()), this.budgetMs);
+    const timer = setTimeout(() => budget.abort(new NlpTimeout()), opts.budgetMs ?? this.budgetMs);
     try {
       return await this.lane.run<T>(req, { signal: signal ? AbortSignal.any([signal, budget.signal]) : budget.signal });
     } catch (err) {

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { trimLineEnds, trimTrailing } from '@studybuddy/shared/text-scan';
+import { sections } from '../extraction/sections.ts';
+import { htmlToText, looksLikeHtml } from '../html-text.ts';
+import { analyse, forWink } from './text-analysis.ts';
+
+// Generous bounds that catch a hang: the quadratic versions took from seconds to minutes on these inputs.
+const BOUND_MS = 3000;
+
+function timed<T>(fn: () => T): { value: T; ms: number } {
+  const t0 = performance.now();
+  const value = fn();
+  return { value, ms: performance.now() - t0 };
+}
+
+/** A random text made of the given pieces (seeded, so a failure reproduces). */
+function randomText(pieces: string[], count: number, seed: number): string {
+  let x = seed;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return Array.from({ length: count }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+}
+
+// The regex versions these functions replaced, to check the output did not change on ordinary input.
+function oldSections(text: string): string[] {
+  const clean = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+\n/g, '\n') // eslint-disable-line regexp/no-super-linear-move
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (!clean) return [];
+  const paragraphs = clean.split(/\n(?=\s*\S)/); // eslint-disable-line regexp/no-super-linear-move
+  const out: string[] = [];
+  let current: string[] = [];
+  let words = 0;
+  for (const p of paragraphs) {
+    const w = p.split(/\s+/).filter(Boolean).length;
+    if (words && words + w > 400) {
+      out.push(current.join('\n').trim());
+      current = [];
+      words = 0;
+    }
+    current.push(p);
+    words += w;
+  }
+  if (current.length) out.push(current.join('\n').trim());
+  return out;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+function oldHtmlToText(html: string): string {
+  return (
+    html
+      .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, ' ')
+      .replace(/<br\s*\/?>/gi, '\n')
+      .replace(/<\/(?:p|div|li|h[1-6]|tr|section|article|blockquote|pre)>/gi, '\n\n')
+      .replace(/<li[^>]*>/gi, '- ')
+      .replace(/<[^>]+>/g, ' ') // eslint-disable-line regexp/no-super-linear-move
+      .replace(/&(#x?[0-9a-f]+|\w+);/gi, (m, code: string) => {
+        if (code.startsWith('#')) {
+          const n = code[1]?.toLowerCase() === 'x' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+          return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : ' ';
+        }
+        return ENTITIES[code.toLowerCase()] ?? m;
+      })
+      .replace(/[ \t]+/g, ' ')
+      // eslint-disable-next-line regexp/no-super-linear-move
+      .replace(/ *\n */g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
+}
+
+const PROSE = ['Cells', ' ', 'divide', '  ', '\t', '\n', '\n\n', '\r\n', ' \n', '\u00a0', 'mitosis.', '\f', 'DNA'];
+const HTML = [
+  '<p>',
+  '</p>',
+  '<br>',
+  '<br />',
+  '<li class="x">',
+  '</li>',
+  '<b>',
+  '</b>',
+  '<h2>',
+  '</h2>',
+  '<script>var a = 1;</script>',
+  '<STYLE>p{}</STYLE>',
+  '&amp;',
+  '&#233;',
+  '&nbsp;',
+  'Lab',
+  ' ',
+  '\t',
+  '\n',
+  'due Friday',
+  '<div>',
+  '</div>',
+];
+
+describe('text passes stay linear on hostile input and unchanged on ordinary input', () => {
+  it('cuts plain text into the same sections as before', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = randomText(PROSE, 20 + (seed % 200) * 5, seed);
+      expect(
+        sections(text).map((s) => s.text),
+        `seed ${seed}`,
+      ).toEqual(oldSections(text));
+    }
+  });
+
+  it('reads HTML into the same text as before', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const html = randomText(HTML, 10 + (seed % 100) * 3, seed);
+      expect(htmlToText(html), `seed ${seed}`).toBe(oldHtmlToText(html));
+      expect(looksLikeHtml(html), `seed ${seed}`).toBe(/<[a-z][\s\S]*>/i.test(html));
+    }
+    expect(looksLikeHtml('a < b and c > d')).toBe(false);
+    expect(looksLikeHtml('<b')).toBe(false);
+    expect(looksLikeHtml('x <b>')).toBe(true);
+  });
+
+  it('trims trailing characters and line ends like the regexes did', () => {
+    expect(trimTrailing('https://canvas.example///', '/')).toBe('https://canvas.example');
+    expect(trimTrailing('///', '/')).toBe('');
+    expect(trimLineEnds('a \t\nb  \n c\t')).toBe('a\nb\n c');
+  });
+
+  it.each([
+    ['"a" + 400,000 spaces + "b"', `a${' '.repeat(400_000)}b`, [`a${' '.repeat(400_000)}b`]],
+    ['100,000 lines of a space', ' \n'.repeat(100_000), []],
+    ['100,000 lines of a no-break space', '\u00a0\n'.repeat(100_000), []],
+    ['a 400,000-character word', 'x'.repeat(400_000), ['x'.repeat(400_000)]],
+    ['400,000 tabs then a word', `${'\t'.repeat(400_000)}word`, ['word']],
+  ])('sections of %s', (_name, text, expected) => {
+    const { value, ms } = timed(() => sections(text));
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(value.map((s) => s.text)).toEqual(expected);
+  });
+
+  it.each([
+    ['200 KB of "<"', '<'.repeat(200_000), '<'.repeat(200_000)],
+    ['an unclosed "<a " 60,000 times', '<a '.repeat(60_000), '<a '.repeat(60_000).trim()],
+    ['"<li" 60,000 times', '<li'.repeat(60_000), '<li'.repeat(60_000)],
+    ['an unclosed <script> 30,000 times', '<script>x'.repeat(30_000), Array(30_000).fill('x').join(' ')],
+    ['"a" + 400,000 spaces + "b"', `a${' '.repeat(400_000)}b`, 'a b'],
+    ['100,000 lines of spaces', 'x  \n  '.repeat(100_000), Array(100_000).fill('x').join('\n')],
+  ])('HTML to text of %s', (_name, html, expected) => {
+    const { value, ms } = timed(() => htmlToText(html));
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(value).toBe(expected);
+    expect(timed(() => looksLikeHtml(html)).ms).toBeLessThan(BOUND_MS);
+  });
+
+  it.each([
+    ['20,000 lines of a space', ' \n'.repeat(20_000)],
+    ['20,000 times "!?"', '!?'.repeat(20_000)],
+    ['20,000 lines of a no-break space', '\u00a0\n'.repeat(20_000)],
+    ['a 100,000-character word', 'x'.repeat(100_000)],
+    ['prose between 100,000 blank lines', `Cells divide by mitosis.${' \n'.repeat(50_000)}Enzymes speed up reactions.`],
+  ])('sentence analysis of %s', (_name, text) => {
+    const { value, ms } = timed(() => analyse(text));
+    expect(ms).toBeLessThan(BOUND_MS);
+    for (const s of value) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it('gives wink a text of the same length, so offsets carry over', () => {
+    const text = `Dr. Smith\u00a0teaches.\t\n \n \nIt is ${'y'.repeat(250)} and 😀${'😀'.repeat(120)}.`;
+    const fed = forWink(text);
+    expect(fed).toHaveLength(text.length);
+    expect(fed).not.toMatch(/[\t\u00a0]|\n{3}/);
+    expect(fed).not.toMatch(/[^ \n]{101}/u);
+    expect([...fed].every((ch) => ch.length === 2 || !/[\uD800-\uDFFF]/.test(ch))).toBe(true);
+    expect(analyse(text).map((s) => s.text)[0]).toBe('Dr. Smith\u00a0teaches.');
+  });
+});
