@@ -8,7 +8,13 @@ import { storeWithinQuota } from '../files/storage-quota.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 import type { DocumentAi } from './document-ai.ts';
 import * as repo from './documents.repository.ts';
-import { ExtractionError, extractKindFor, type ExtractedPage, type WorkerEvent } from './extraction/extract-types.ts';
+import {
+  ExtractionError,
+  extractKindFor,
+  type ExtractedPage,
+  type ExtractResult,
+  type WorkerEvent,
+} from './extraction/extract-types.ts';
 import type { WorkerLane } from './extraction/worker-lane.ts';
 import { storagePathFor } from './storage-paths.ts';
 
@@ -34,9 +40,6 @@ interface Deps {
   ai: DocumentAi;
   canvas: () => CanvasFilesSource;
 }
-
-/** The reason a slice's extraction is stopped: the job saves its pages and goes to the back of the queue. */
-class SliceOver extends Error {}
 
 /** Canvas content was fetched but could not be saved to the document (retried; spec §8 text once it gives up). */
 class ContentNotSaved extends Error {}
@@ -112,8 +115,9 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
     pending = [];
     if (batch.length) enqueueWrite(() => repo.upsertPages(ctx.db, doc.id, batch));
   };
-  // A long PDF takes turns: once its slice is used up and another student's job waits, the pages read so far
-  // are saved and the job goes to the back of the queue; the next turn resumes at the first missing page.
+  // A long PDF takes turns: once its slice is used up and another student's job waits, the worker ends its
+  // turn after the page in progress, the pages are saved and the job goes to the back of the queue; the next
+  // turn resumes at the first missing page, on the same warm worker.
   const slice = new AbortController();
   const sliceEnds = Date.now() + ctx.config.limits.documentSliceMs;
   let nextCheck = sliceEnds;
@@ -121,7 +125,7 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
     if (kind !== 'pdf' || slice.signal.aborted || Date.now() < nextCheck) return;
     nextCheck = Date.now() + 1000;
     enqueueWrite(async () => {
-      if (await job.othersWaiting()) slice.abort(new SliceOver('slice over'));
+      if (await job.othersWaiting()) slice.abort();
     });
   };
   const onEvent = (e: WorkerEvent) => {
@@ -142,8 +146,9 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
 
   const copy = new Uint8Array(bytes.length);
   copy.set(bytes);
+  let result: ExtractResult | null;
   try {
-    await extractLane.run(
+    result = await extractLane.run<ExtractResult | null>(
       {
         op: 'extract',
         kind,
@@ -152,20 +157,20 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
         maxPages: ctx.config.limits.documentMaxPages,
         maxPixels: ctx.config.limits.imageMaxPixels,
       },
-      { onEvent, signal: AbortSignal.any([job.signal, slice.signal]), transfer: [copy.buffer] },
+      { onEvent, signal: job.signal, softStop: slice.signal, transfer: [copy.buffer] },
     );
   } catch (err) {
     flush();
     await writes;
-    if (err instanceof SliceOver && !job.signal.aborted) {
-      ctx.log.info({ documentId: doc.id, nextPage: await repo.nextMissingPage(ctx.db, doc.id) }, 'document yields');
-      return YIELD;
-    }
     if (err instanceof ExtractionError) throw new DocumentFailure(err.kind, err.message);
     throw err;
   }
   flush();
   await writes;
+  if (result?.nextPage) {
+    ctx.log.info({ documentId: doc.id, nextPage: result.nextPage }, 'document yields');
+    return YIELD;
+  }
 
   const pages = await repo.listPages(ctx.db, doc.id);
   const text = pages

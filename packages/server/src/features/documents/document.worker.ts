@@ -6,6 +6,7 @@ import { runNlp } from './nlp-tasks.ts';
 import {
   ExtractionError,
   type ExtractedPage,
+  type ExtractResult,
   type WorkerEvent,
   type WorkerRequest,
 } from './extraction/extract-types.ts';
@@ -27,7 +28,10 @@ try {
 const port = parentPort!;
 const send = (event: WorkerEvent) => port.postMessage(event);
 
-async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<void> {
+/** Extractions asked to end their turn at the next page boundary. */
+const stopAsked = new Set<number>();
+
+async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<ExtractResult | void> {
   const bytes = new Uint8Array(req.bytes);
   const onPage = (page: ExtractedPage) => send({ id: req.id, type: 'page', page });
   const emitAll = (pages: ExtractedPage[]) => {
@@ -44,6 +48,7 @@ async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<
         onTotal: (pages) => send({ id: req.id, type: 'total', pages }),
         onOcrStart: (page, pages) => send({ id: req.id, type: 'ocr', page, pages }),
         onPage,
+        shouldStop: () => stopAsked.has(req.id),
       });
     }
     case 'image': {
@@ -69,10 +74,14 @@ async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<
 }
 
 port.on('message', (req: WorkerRequest) => {
+  if (req.op === 'stop') {
+    stopAsked.add(req.id);
+    return;
+  }
   const run = async (): Promise<unknown> => {
     switch (req.op) {
       case 'extract':
-        return extract(req);
+        return extract(req).finally(() => stopAsked.delete(req.id));
       case 'summarise':
       case 'answer':
         return runNlp(req);

@@ -59,6 +59,13 @@ export interface ExtractOptions {
   onTotal(pages: number): void;
   onOcrStart(page: number, pages: number): void;
   onPage(page: ExtractedPage): void;
+  /** Asked between pages: true ends the run early (its turn is over); the result then names the next page. */
+  shouldStop?(): boolean;
+}
+
+/** What an extraction answers: `nextPage` when it stopped early at a page boundary. */
+export interface ExtractResult {
+  nextPage?: number;
 }
 
 export interface SummaryResult {
@@ -85,7 +92,9 @@ export type WorkerRequest =
       maxPages: number;
       maxPixels: number;
     }
-  | ({ id: number } & NlpRequest);
+  | ({ id: number } & NlpRequest)
+  /** Asks the running extraction `id` to stop at the next page boundary (no answer of its own). */
+  | { id: number; op: 'stop' };
 
 /**
  * The text an NLP request reads: a document's stored pages, plain text (cut into sections in the worker), or

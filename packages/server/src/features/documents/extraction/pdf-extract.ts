@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MSG } from '@studybuddy/shared/messages';
-import { ExtractionError, megapixels, type ExtractOptions } from './extract-types.ts';
+import { ExtractionError, megapixels, type ExtractOptions, type ExtractResult } from './extract-types.ts';
 import { canvasToPgm, ocrImage } from './ocr.ts';
 import { checkPdfStreams } from './pdf-limits.ts';
 
@@ -112,22 +112,25 @@ async function renderPage(pdf: PDFDocumentProxy, pageNumber: number, maxPixels: 
  * Text of every page from the PDF text layer; pages without one (scans) are rendered and read with OCR.
  * Pages before `startPage` are skipped (they were stored by an earlier, interrupted run).
  */
-export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<void> {
+export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<ExtractResult> {
   await checkPdfStreams(bytes, opts.maxPixels);
   const unwatch = watchDroppedImages();
   try {
-    await readPages(await open(bytes, opts.maxPixels), opts);
+    return await readPages(await open(bytes, opts.maxPixels), opts);
   } finally {
     unwatch();
   }
 }
 
-async function readPages(pdf: PDFDocumentProxy, opts: ExtractOptions): Promise<void> {
+async function readPages(pdf: PDFDocumentProxy, opts: ExtractOptions): Promise<ExtractResult> {
   try {
     const pages = pdf.numPages;
     if (pages > opts.maxPages) throw new ExtractionError('unreadable', MSG.courses.tooManyPages(opts.maxPages));
     opts.onTotal(pages);
-    for (let n = Math.max(1, opts.startPage); n <= pages; n++) {
+    const first = Math.max(1, opts.startPage);
+    for (let n = first; n <= pages; n++) {
+      // Every turn reads at least one page, so a resumed document always moves on.
+      if (n > first && opts.shouldStop?.()) return { nextPage: n };
       let text: string;
       let scanned: boolean;
       const dropped = droppedImages;
@@ -153,6 +156,7 @@ async function readPages(pdf: PDFDocumentProxy, opts: ExtractOptions): Promise<v
       const best = countAlnum(ocr.text) >= countAlnum(text) ? ocr.text : text;
       opts.onPage({ page: n, unit: 'page', label: `page ${n}`, text: best, method: 'ocr' });
     }
+    return {};
   } finally {
     await pdf.destroy();
   }

@@ -24,7 +24,8 @@ const heapLimits = (maxOldGenerationSizeMb: number): ResourceLimits => ({
   stackSizeMb: 4,
 });
 
-type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+type Request =
+  Exclude<WorkerRequest, { op: 'stop' }> extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 interface Task {
   req: Request;
@@ -72,7 +73,13 @@ export class WorkerLane {
 
   run<T>(
     req: Request,
-    handlers: { onEvent?: (e: WorkerEvent) => void; signal?: AbortSignal; transfer?: ArrayBuffer[] } = {},
+    handlers: {
+      onEvent?: (e: WorkerEvent) => void;
+      signal?: AbortSignal;
+      /** Asks the running task to end early at a safe point (it answers normally, with what it did). */
+      softStop?: AbortSignal;
+      transfer?: ArrayBuffer[];
+    } = {},
   ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('worker lane closed'));
     if (handlers.signal?.aborted) return Promise.reject(handlers.signal.reason as Error);
@@ -93,6 +100,14 @@ export class WorkerLane {
             this.queue = this.queue.filter((t) => t !== task);
             reject(handlers.signal!.reason as Error);
           }
+        },
+        { once: true },
+      );
+      handlers.softStop?.addEventListener(
+        'abort',
+        () => {
+          const current = this.current;
+          if (current === task && this.worker) this.worker.postMessage({ op: 'stop', id: current.id });
         },
         { once: true },
       );
