@@ -234,6 +234,15 @@ async function openSockets(ctx: CaseContext, who: Actor, count: number) {
 }
 
 export const CASES: AbuseCase[] = [
+  // What the machine's load alone gives: the same probes while nobody does anything for 5 s.
+  {
+    name: 'baseline: idle server for 5 s',
+    async run(ctx) {
+      await sleep(5000);
+      ctx.progress.status = '-';
+      return { status: '-', answerMs: 0, expectOk: true };
+    },
+  },
   // Pathological texts (answer < 1 s, health stays fast).
   oneRequest(
     'summarize-text "a" + 400,000 spaces + "b"',

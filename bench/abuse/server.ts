@@ -31,6 +31,11 @@ export function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
 }
 
+/** Servers still running: killed if the bench itself is stopped. */
+const live = new Set<ChildProcess>();
+process.once('exit', () => live.forEach((c) => c.kill('SIGKILL')));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 export interface RunningServer {
   child: ChildProcess;
   pid: number;
@@ -52,6 +57,8 @@ export async function startServer(root: string, dataDir: string, timeoutMs = 120
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   let exit: string | null = null;
   child.once('exit', (code, signal) => (exit = signal ? `killed by ${signal}` : `exited with code ${code}`));
   const started = Date.now();
