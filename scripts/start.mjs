@@ -1,9 +1,12 @@
-// `npm start`: install what is missing, build the web app, then serve API + SPA (migrations run at start).
+// `npm start`: install what is missing, build what is stale (server into packages/server/dist, web app into
+// packages/web/dist), then serve API + SPA with plain node (migrations run at start). The same with or without
+// NODE_ENV=production: a build needs the devDependencies, so they are installed only when something must be built.
 import { spawn } from 'node:child_process';
-import { ensureDependencies, buildWeb } from './lib.mjs';
+import { SERVER_ENTRY, buildServer, buildWeb, ensureDependencies, serverBuildStale, webBuildStale } from './lib.mjs';
 
 const demo = process.argv.includes('--demo');
-ensureDependencies();
+ensureDependencies({ dev: serverBuildStale() || webBuildStale() });
+buildServer();
 buildWeb();
 
 const env = { ...process.env, WEB_DIST: process.env.WEB_DIST ?? 'packages/web/dist' };
@@ -11,6 +14,6 @@ if (demo) {
   env.DEMO = 'true';
   env.DATA_DIR = process.env.DATA_DIR ?? 'data/demo';
 }
-const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { stdio: 'inherit', env });
+const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], { stdio: 'inherit', env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
+import { migrationsFolder } from '../../db/migrations-folder.ts';
 import type { MigrationLevel } from './archive.ts';
 
-const journalFile = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'db',
-  'migrations',
-  'meta',
-  '_journal.json',
-);
+const journalFile = path.join(migrationsFolder, 'meta', '_journal.json');
 
 interface Journal {
   entries: { idx: number; when: number; tag: string }[];

@@ -5,13 +5,20 @@ import { MSG } from '@studybuddy/shared/messages';
 import { ExtractionError, type WorkerEvent, type WorkerRequest } from './extract-types.ts';
 
 const require = createRequire(import.meta.url);
-const WORKER_URL = new URL('../document.worker.ts', import.meta.url);
+// Built (build.mjs), this module and document.worker.js both sit flat in dist/; from source, the worker is
+// src/features/documents/document.worker.ts.
+const fromSource = import.meta.url.endsWith('.ts');
+const WORKER_URL = fromSource
+  ? new URL('../document.worker.ts', import.meta.url)
+  : new URL('./document.worker.js', import.meta.url);
 
-/** Starts the TypeScript worker through tsx's loader (a worker's own execArgv cannot load .ts on Node 20). */
+/** From source, starts the TypeScript worker through tsx's loader (a worker's own execArgv cannot load .ts on Node 20). */
 function spawnWorker(resourceLimits: ResourceLimits, nice: number): Worker {
+  const options = { resourceLimits, workerData: { nice } };
+  if (!fromSource) return new Worker(WORKER_URL, options);
   const tsx = pathToFileURL(require.resolve('tsx/esm/api')).href;
   const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(code, { eval: true, resourceLimits, workerData: { nice } });
+  return new Worker(code, { ...options, eval: true });
 }
 
 /**
