@@ -91,11 +91,13 @@ export function useCoursework(userId: string | undefined, status: LmsStatus | un
     const schedule = () => {
       timer = setTimeout(() => {
         void client.invalidateQueries({ queryKey: LMS_STATUS_KEY });
-        void client
-          .fetchQuery({ queryKey, queryFn: () => loadFromServer(client, userId, connectionId), staleTime: 0 })
-          .catch(() => {
-            // The error shows through the query; the next midnight or a refresh tries again.
-          });
+        // A background load that another refetch cannot cancel; it replaces what the page shows when it lands.
+        loadFromServer(client, userId, connectionId).then(
+          (data) => client.setQueryData(queryKey, data),
+          () => {
+            // Canvas or the server failed: what is shown stays; a refresh or the next midnight tries again.
+          },
+        );
         schedule();
       }, msUntilLocalMidnight());
     };
