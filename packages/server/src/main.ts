@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startDemoCalendar } from './demo/demo-calendar.ts';
 import { startDemoCanvas } from './demo/demo-canvas.ts';
 import { seedDemo } from './demo/demo-seed.ts';
+import { createShutdown } from './platform/shutdown.ts';
 
 async function main() {
   let config;
@@ -21,14 +22,8 @@ async function main() {
   if (config.demo) await seedDemo(app.ctx.db, app.log);
   if (canvas) console.log(`  Demo Canvas at ${canvas.url}; token for "Connect Canvas": ${canvas.token}\n`);
   if (calendar) console.log(`  Demo Google Calendar at ${calendar.url} (Coursework → Connect Google Calendar)\n`);
-  const close = async () => {
-    await app.close();
-    await canvas?.close();
-    await calendar?.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  const shutdown = createShutdown({ app, log: app.log, also: [() => canvas?.close(), () => calendar?.close()] });
+  shutdown.listen();
   await app.listen({ port: config.port, host: config.host });
   console.log(`\n  StudyBuddy is running at ${config.publicUrl}\n`);
 }

@@ -23,6 +23,12 @@ export const WS_PATH = '/api/ws';
  */
 export const WS_CLOSE_QUOTA = 4429;
 
+/**
+ * Close code of every socket when the server shuts down or restarts (1012 "service restart"): the client reconnects
+ * with back-off and jitter (to this instance once it is back, or another) and resyncs from its cursor.
+ */
+export const WS_CLOSE_RESTART = 1012;
+
 export const userTopic = (userId: string) => `user:${userId}`;
 export const conversationTopic = (c: ConversationRef) => `conversation:${c.kind}:${c.id}`;
 

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../config.ts';
  * The PostgreSQL leg: when TEST_DATABASE_URL is set, each test app gets a fresh database
  * with a random name on that server, dropped afterwards. Otherwise PGlite in a temp folder.
  */
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return undefined;
   const name = `sb_test_${randomBytes(6).toString('hex')}`;

@@ -353,10 +353,11 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       wake();
       await loopDone;
       for (const { controller } of active.values()) controller.abort(new Error('queue stopped'));
-      // Handlers stop at their next check of the signal; one that does not is left to its lease.
+      // Handlers stop at their next check of the signal; one that does not is left to its lease (after 5 s, so a
+      // graceful shutdown still ends within its 10 s).
       await Promise.race([
         Promise.all([...active.values()].map((a) => a.done)),
-        new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+        new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
       ]);
     },
     wake,

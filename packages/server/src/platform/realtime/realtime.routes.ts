@@ -8,6 +8,7 @@ import {
   REALTIME_TIMING,
   userTopic,
   WS_CLOSE_QUOTA,
+  WS_CLOSE_RESTART,
   WS_PATH,
   type ClientFrame,
   type ServerFrame,
@@ -76,7 +77,22 @@ export function realtimeRoutes(ctx: AppContext) {
     const openByUser = new Map<string, number>();
     const socketLimit = ctx.config.limits.socketsPerStudent;
     let nextSlot = 0;
+    let closing = false;
+    /** Frames being handled (a send being stored): they finish before the database closes. */
+    const inFlight = new Set<Promise<void>>();
 
+    // Graceful shutdown (platform/shutdown.ts), before @fastify/websocket's own hook closes sockets without a code:
+    // every client hears "service restart", reconnects with back-off and resyncs from its cursor; frames that
+    // arrive after this are not handled (the client resends unacknowledged messages by their id).
+    app.addHook('preClose', async () => {
+      closing = true;
+      for (const s of sockets) s.ws.close(WS_CLOSE_RESTART, 'service restart');
+      // A client that does not answer the closing handshake must not hold the shutdown (ws would wait 30 s).
+      setTimeout(() => {
+        for (const s of sockets) s.ws.terminate();
+      }, 1000).unref();
+      await Promise.allSettled([...inFlight]);
+    });
     await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
 
     const checkOrigin = (request: FastifyRequest) => {
@@ -194,6 +210,7 @@ export function realtimeRoutes(ctx: AppContext) {
 
     const onMessage = (s: SocketState, data: WebSocket.RawData) => {
       s.alive = true;
+      if (closing) return;
       const now = Date.now();
       s.tokens = Math.min(OPS_PER_SECOND * 2, s.tokens + ((now - s.refilledAt) / 1000) * OPS_PER_SECOND);
       s.refilledAt = now;
@@ -210,10 +227,13 @@ export function realtimeRoutes(ctx: AppContext) {
         const maybe = json as { op?: string; message?: { id?: unknown } };
         if (maybe?.op === 'send' && typeof maybe.message?.id === 'string') ref = maybe.message.id;
         const frame = parse(clientFrameSchema, json);
-        handleFrame(s, frame).catch((err: unknown) => {
-          if (!(err instanceof AppError)) ctx.log.error({ err }, 'realtime: frame failed');
-          s.conn.send(JSON.stringify(errorFrame(err, ref)));
-        });
+        const handled = handleFrame(s, frame)
+          .catch((err: unknown) => {
+            if (!(err instanceof AppError)) ctx.log.error({ err }, 'realtime: frame failed');
+            s.conn.send(JSON.stringify(errorFrame(err, ref)));
+          })
+          .finally(() => inFlight.delete(handled));
+        inFlight.add(handled);
       } catch (err) {
         s.conn.send(JSON.stringify(errorFrame(err, ref)));
       }
