@@ -1,7 +1,8 @@
 // The hostile cases of issue 13, each run by one signed-in attacker against a fresh copy of the fixture.
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import type { Limits } from '../../packages/server/src/config.ts';
+import { loadLimits, type Limits } from '../../packages/server/src/config.ts';
+import { SESSION_COOKIE } from '../../packages/server/src/features/auth/session.ts';
 import { textImage, textPdf } from '../../packages/server/src/features/documents/test/fixtures.ts';
 import {
   docxBomb,
@@ -62,6 +63,9 @@ const memo = <T>(make: () => Promise<T>) => {
 
 const scanPage = memo(() => textImage(['Lecture notes', 'The midterm covers cell structure.', 'Bring a calculator.']));
 
+/** As many pages as the configured page cap allows (every one of them OCRed). */
+const PAGES_AT_CAP = Math.min(2000, loadLimits(process.env).documentMaxPages);
+
 const payload = {
   png8: memo(() => pngBomb(30_000, 30_000, 8)),
   png1: memo(() => pngBomb(30_000, 30_000, 1)),
@@ -69,6 +73,7 @@ const payload = {
   hugeImagePdf: memo(() => pdfWithHugeImage()),
   tenThousandPages: memo(() => manyPagesPdf(10_000)),
   scanned2000: memo(async () => scannedPagesPdf(2000, await scanPage())),
+  scannedAtCap: memo(async () => scannedPagesPdf(PAGES_AT_CAP, await scanPage())),
   scanned1: memo(async () => scannedPagesPdf(1, await scanPage())),
   onePage: memo(() => textPdf([['Syllabus: the final exam is on December 9.']])),
   big: memo(async () => randomBytes(24 * 1024 * 1024)),
@@ -177,7 +182,8 @@ function fairShare(name: string, attackerWork: (ctx: CaseContext) => Promise<str
     warmDocuments: true,
     answerTargetMs: 15_000,
     capMs: 45_000,
-    prepare: async () => Promise.all([payload.scanned2000(), payload.scanned1(), payload.onePage()]),
+    prepare: async () =>
+      Promise.all([payload.scanned2000(), payload.scannedAtCap(), payload.scanned1(), payload.onePage()]),
     async run(ctx) {
       const ids = await attackerWork(ctx);
       // Let A's work reach the lane first.
@@ -379,6 +385,16 @@ export const CASES: AbuseCase[] = [
     );
     return up.id ? [up.id] : [];
   }),
+  fairShare(`A's ${PAGES_AT_CAP} scanned pages (the page cap), then B's 1-page PDF`, async (ctx) => {
+    const up = await uploadDocument(
+      ctx.base,
+      ctx.fx.attacker,
+      await payload.scannedAtCap(),
+      'book.pdf',
+      'application/pdf',
+    );
+    return up.id ? [up.id] : [];
+  }),
   fairShare("A's 20 scanned documents, then B's 1-page PDF", async (ctx) => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -429,9 +445,15 @@ export const CASES: AbuseCase[] = [
       const sent = statuses.filter((s) => s !== -1);
       const answerMs = performance.now() - started;
       ctx.progress.status = tally(sent);
-      const owner = await logIn(ctx.base, ctx.fx.victim.email, PASSWORD, ctx.fx.victim.ip, ctx.fx.victimDeviceCookie);
       const session = await call(ctx.base, ctx.fx.victim, 'GET', '/api/auth/session');
       const signedIn = !!(session.body as { user?: unknown } | null)?.user;
+      // The owner's browser: its device cookie (when the server sets one) but not the open session, which a
+      // log-in would replace.
+      const device = ctx.fx.victimDeviceCookie
+        .split('; ')
+        .filter((c) => !c.startsWith(`${SESSION_COOKIE}=`))
+        .join('; ');
+      const owner = await logIn(ctx.base, ctx.fx.victim.email, PASSWORD, ctx.fx.victim.ip, device || undefined);
       return {
         status: `${tally(sent)}; owner ${owner.status}`,
         answerMs,
