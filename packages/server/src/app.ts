@@ -5,8 +5,12 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import type { AppContext } from './platform/context.ts';
 import { installErrorHandling } from './platform/errors.ts';
+import { createLifecycle, installLifecycle } from './platform/lifecycle.ts';
 import { loggerOptions, type LogStream } from './platform/logger.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
+import { createMetrics } from './platform/metrics/metrics.ts';
+import { installMetrics } from './platform/metrics/metrics.routes.ts';
+import { installRequestContext, requestIdOptions } from './platform/request-context.ts';
 import { installSameOriginGuard } from './platform/same-origin.ts';
 import { createRealtime } from './platform/realtime/realtime.ts';
 import { realtimeRoutes } from './platform/realtime/realtime.routes.ts';
@@ -42,8 +46,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger === false && !options.logStream ? false : loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
+    ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+  installRequestContext(app);
   installErrorHandling(app);
   installSecurityHeaders(app, config.publicUrl);
   // Only JSON and multipart bodies are accepted; anything else is a 415.
@@ -53,6 +59,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => database.close());
   const realtime = await createRealtime({ databaseUrl: config.databaseUrl, log: app.log });
   app.addHook('onClose', () => realtime.close());
+  const lifecycle = createLifecycle();
   const ctx: AppContext = {
     config,
     database,
@@ -69,7 +76,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage: createStorage(config),
     realtime,
     log: app.log,
+    metrics: createMetrics({ database, realtime, lifecycle, log: app.log }),
+    lifecycle,
   };
+  installLifecycle(app, lifecycle);
+  installMetrics(app, ctx);
 
   // external
   await app.register(fastifyCookie);

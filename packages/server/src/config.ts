@@ -55,6 +55,15 @@ export interface Limits {
   feedbackPerHour: number;
 }
 
+/** Where `/metrics` is exposed (platform/metrics): with a bearer token, on a port of its own, or not at all. */
+export interface MetricsConfig {
+  /** METRICS_TOKEN: `/metrics` on the main port answers only `Authorization: Bearer <token>`. */
+  token?: string;
+  /** METRICS_PORT: a separate listener that serves only `/metrics` (on METRICS_HOST). */
+  port?: number;
+  host: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -79,6 +88,7 @@ export interface Config {
   /** Length of the abuse-limit window (RATE_LIMIT_WINDOW seconds; tests shorten it). */
   rateLimitWindowMs: number;
   trustProxy: boolean;
+  metrics: MetricsConfig;
   /** Seed demo students (and later demo data) into an empty database at start. */
   demo: boolean;
   limits: Limits;
@@ -136,6 +146,22 @@ function positiveInt(env: Env, key: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${key} must be a positive integer, got "${raw}"`);
   return n;
+}
+
+function metricsConfig(env: Env): MetricsConfig {
+  const token = str(env, 'METRICS_TOKEN');
+  if (token !== undefined && (token.length < 16 || /\s/.test(token))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  const rawPort = str(env, 'METRICS_PORT');
+  let metricsPort: number | undefined;
+  if (rawPort !== undefined) {
+    metricsPort = Number(rawPort);
+    if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535) {
+      throw new ConfigError(`METRICS_PORT must be an integer between 0 and 65535, got "${rawPort}"`);
+    }
+  }
+  return { token, port: metricsPort, host: str(env, 'METRICS_HOST') ?? '127.0.0.1' };
 }
 
 export function loadLimits(env: Env = {}): Limits {
@@ -233,6 +259,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rateLimits: bool(env, 'RATE_LIMITS', true),
     rateLimitWindowMs: seconds(env, 'RATE_LIMIT_WINDOW', 60) * 1000,
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    metrics: metricsConfig(env),
     demo: bool(env, 'DEMO', false),
     limits: loadLimits(env),
   };

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/connect.ts';
+import type { Lifecycle } from './lifecycle.ts';
 import type { Mailer } from './mail.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -15,4 +17,8 @@ export interface AppContext {
   /** Publishes typed events to sockets on every instance (DESIGN.md "Real-time"). */
   realtime: Realtime;
   log: FastifyBaseLogger;
+  /** Prometheus metrics of this app (platform/metrics); features feed counters and register gauges. */
+  metrics: Metrics;
+  /** `lifecycle.ready`: whether this instance takes traffic (readiness probe); false on SIGTERM. */
+  lifecycle: Lifecycle;
 }

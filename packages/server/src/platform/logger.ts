@@ -1,4 +1,5 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { requestIdMixin } from './request-context.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -42,6 +43,8 @@ export function loggerOptions(level: string, stream?: LogStream): NonNullable<Fa
   return {
     level,
     ...(stream ? { stream } : {}),
+    // Lines of a request's jobs and socket events, and of code logging through ctx.log, carry its reqId.
+    mixin: requestIdMixin,
     serializers: {
       req(request: FastifyRequest) {
         return {

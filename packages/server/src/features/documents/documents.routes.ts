@@ -86,6 +86,9 @@ export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {})
     // OCR or the summary of someone's long document, and ends within its time budget.
     const nlpLane = new NlpLane(ctx.config.limits.nlpBudgetMs, { ...lanes, nice: 5 });
     const summaryLane = new NlpLane(BACKGROUND_SUMMARY_BUDGET_MS, lanes);
+    ctx.metrics.watchLane('extract', extractLane);
+    ctx.metrics.watchLane('nlp', nlpLane);
+    ctx.metrics.watchLane('summary', summaryLane);
     const ai = createDocumentAi(ctx.config.llm, nlpLane, ctx.log);
     setCanvasFilesSource(ctx, options.canvas ?? lmsCanvasFiles(ctx));
     const canvas = () => canvasFilesFor(ctx);

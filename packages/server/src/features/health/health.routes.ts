@@ -19,6 +19,23 @@ async function check(part: string, fn: () => Promise<unknown>, log: FastifyBaseL
 
 export function healthRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    // Liveness: the process answers (no dependency is asked, so a database outage never restarts it).
+    app.get('/api/health/live', async (_request, reply) =>
+      reply.header('Cache-Control', 'no-store').send({ status: 'ok' }),
+    );
+
+    // Readiness: this instance should get traffic — started, not shutting down, database and storage answer.
+    app.get('/api/health/ready', async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      if (!ctx.lifecycle.ready) return reply.status(503).send({ status: 'unavailable', ready: false });
+      const [database, storage] = await Promise.all([
+        check('database', () => ctx.database.ping(), request.log),
+        check('storage', () => ctx.storage.check(), request.log),
+      ]);
+      const ok = database.ok && storage.ok && ctx.lifecycle.ready;
+      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', ready: ok, database, storage });
+    });
+
     app.get('/api/health', async (request, reply) => {
       const [database, storage] = await Promise.all([
         check('database', () => ctx.database.ping(), request.log),

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../../db/connect.ts';
 import { jobs } from '../../db/schema.ts';
+import { currentRequestId, withRequestId } from '../request-context.ts';
 
 /** A failure that retrying cannot fix (a corrupt file, a missing record): the job fails at once. */
 export class PermanentJobError extends Error {}
@@ -17,6 +18,8 @@ export interface JobContext {
   signal: AbortSignal;
   /** Whose job this is ('' for the system). */
   owner: string;
+  /** The job's logger: its lines carry the job, its kind and the id of the request that enqueued it. */
+  log: JobLog;
   /**
    * True when another owner has a job waiting: a long job should then save its progress and return `'yield'`,
    * which puts it back at the end of the line (without using an attempt) so the others get their turn.
@@ -100,7 +103,12 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * oldest, or who was never served), oldest job first within an owner. Long handlers yield between slices
  * (see `JobContext.othersWaiting`), so one student's 2,000 pages never hold the lane against another's page.
  */
-export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> & {
+  child?(bindings: Record<string, unknown>): JobLog;
+};
+
+/** Payload key holding the id of the request that enqueued the job (handlers get the payload without it). */
+export const JOB_REQUEST_ID = '_requestId';
 
 export function createJobQueue(database: Database, log: JobLog, options: JobQueueOptions = {}): JobQueue {
   const db = database.db;
@@ -222,28 +230,48 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       where id = ${id} and locked_by = ${workerId} and status = 'running'`);
   }
 
-  async function failFor(def: JobDefinition<unknown>, row: ClaimedRow, err: Error, ctx: JobContext) {
+  async function failFor(
+    def: JobDefinition<unknown>,
+    row: ClaimedRow,
+    payload: Record<string, unknown>,
+    err: Error,
+    ctx: JobContext,
+  ) {
     await finish(row.id, 'failed', errorText(err));
     try {
-      await def.onFailed?.(row.payload, err, ctx);
+      await def.onFailed?.(payload, err, ctx);
     } catch (hookErr) {
-      log.error({ err: hookErr, job: row.id }, 'job onFailed hook failed');
+      ctx.log.error({ err: hookErr }, 'job onFailed hook failed');
     }
   }
 
   async function run(row: ClaimedRow, controller: AbortController): Promise<void> {
+    const { [JOB_REQUEST_ID]: rawReqId, ...payload } = row.payload;
+    const reqId = typeof rawReqId === 'string' ? rawReqId : undefined;
+    return withRequestId(reqId, () => runJob(row, payload, reqId, controller));
+  }
+
+  async function runJob(
+    row: ClaimedRow,
+    payload: Record<string, unknown>,
+    reqId: string | undefined,
+    controller: AbortController,
+  ): Promise<void> {
     const def = definitions.get(row.kind)!;
+    const jobLog = log.child?.({ job: row.id, kind: row.kind, ...(reqId ? { reqId } : {}) }) ?? log;
+    const startedAt = Date.now();
     const ctx: JobContext = {
       id: row.id,
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
       signal: controller.signal,
       owner: row.owner,
+      log: jobLog,
       othersWaiting: () => othersWaiting(row.owner),
     };
     if (row.attempts > row.max_attempts) {
       // Its workers kept dying mid-job (e.g. out of memory): stop trying.
-      await failFor(def, row, new Error('the job was interrupted too many times'), ctx);
+      await failFor(def, row, payload, new Error('the job was interrupted too many times'), ctx);
       return;
     }
     const beat = setInterval(
@@ -252,24 +280,25 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
           .then((held) => {
             if (!held) controller.abort(new Error('lease lost'));
           })
-          .catch((err: unknown) => log.warn({ err, job: row.id }, 'job heartbeat failed'));
+          .catch((err: unknown) => jobLog.warn({ err }, 'job heartbeat failed'));
       },
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     try {
-      const outcome = await def.handler(row.payload, ctx);
+      const outcome = await def.handler(payload, ctx);
       if (outcome === YIELD) await requeue(row.id);
       else await finish(row.id, 'done');
+      jobLog.info({ attempt: row.attempts, ms: Date.now() - startedAt, yielded: outcome === YIELD }, 'job finished');
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       if (controller.signal.aborted) {
-        if (running) log.warn({ job: row.id }, 'job lost its lease; another worker continues it');
+        if (running) jobLog.warn('job lost its lease; another worker continues it');
         else await release(row.id);
       } else if (err instanceof PermanentJobError || row.attempts >= row.max_attempts) {
-        log.warn({ err, job: row.id, kind: row.kind }, 'job failed');
-        await failFor(def, row, err, ctx);
+        jobLog.warn({ err }, 'job failed');
+        await failFor(def, row, payload, err, ctx);
       } else {
-        log.info({ err: err.message, job: row.id, attempt: row.attempts }, 'job will be retried');
+        jobLog.info({ err: err.message, attempt: row.attempts }, 'job will be retried');
         await retryLater(row.id, row.attempts, errorText(err));
       }
     } finally {
@@ -320,6 +349,9 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
     },
     async enqueue(kind, payload, opts = {}) {
       const id = randomUUID();
+      // The enqueuing request's id rides in the payload, so the job's log lines can name it.
+      const reqId = currentRequestId();
+      if (reqId) payload = { ...payload, [JOB_REQUEST_ID]: reqId };
       const rows = await (opts.db ?? db)
         .insert(jobs)
         .values({

@@ -12,6 +12,8 @@ export interface Connection {
 export class Hub {
   private readonly byTopic = new Map<string, Set<Connection>>();
   private readonly topicsOf = new Map<Connection, Set<string>>();
+  /** Told how many local sockets each event reached (metrics). */
+  onDeliver?: (eventType: string, sockets: number) => void;
 
   get size(): number {
     return this.topicsOf.size;
@@ -54,6 +56,7 @@ export class Hub {
     }
     const frame = JSON.stringify({ type: 'event', event: envelope.event } satisfies ServerFrame);
     for (const conn of targets) conn.send(frame);
+    this.onDeliver?.(envelope.event.type, targets.size);
   }
 
   /** Sends one frame to every local socket. */
