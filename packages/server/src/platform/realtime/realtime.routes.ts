@@ -18,6 +18,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, parse } from '../errors.ts';
 import { quotaExceeded } from '../quota.ts';
+import { withRequestId } from '../request-context.ts';
 import type { Connection } from './hub.ts';
 
 /** Largest frame a client may send. */
@@ -210,6 +211,7 @@ export function realtimeRoutes(ctx: AppContext) {
 
     const onMessage = (s: SocketState, data: WebSocket.RawData) => {
       s.alive = true;
+      ctx.metrics.frameReceived();
       if (closing) return;
       const now = Date.now();
       s.tokens = Math.min(OPS_PER_SECOND * 2, s.tokens + ((now - s.refilledAt) / 1000) * OPS_PER_SECOND);
@@ -284,6 +286,7 @@ export function realtimeRoutes(ctx: AppContext) {
             });
           }
           ws.send(frame);
+          ctx.metrics.frameSent();
         };
         const conn: Connection = {
           userId: user.id,
@@ -312,11 +315,14 @@ export function realtimeRoutes(ctx: AppContext) {
         sockets.add(state);
         hub.add(conn);
         hub.subscribe(conn, userTopic(user.id));
-        ws.on('message', (data) => onMessage(state, data));
+        // What a frame leads to (its log lines, jobs it enqueues) carries the id of the socket's upgrade request.
+        ws.on('message', (data) => withRequestId(request.id, () => onMessage(state, data)));
+        request.log.debug('socket opened');
         ws.on('pong', () => (state.alive = true));
         ws.on('close', () => {
           sockets.delete(state);
           hub.remove(conn);
+          request.log.debug('socket closed');
         });
         try {
           write(JSON.stringify({ type: 'hello', cursor: await handlers.currentCursor() } satisfies ServerFrame));
