@@ -15,5 +15,7 @@ if (demo) {
   env.DATA_DIR = process.env.DATA_DIR ?? 'data/demo';
 }
 const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], { stdio: 'inherit', env });
+// The server shuts down gracefully on either signal (a copy arriving within a second counts once: a terminal's Ctrl-C
+// reaches both processes). npm start ends with the server's exit code, 1 when a signal killed it.
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', (code) => process.exit(code ?? 1));
