@@ -11,7 +11,7 @@ let processRegistry: Registry | undefined;
 export function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 20 });
+    collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
   }
   return processRegistry;
 }
