@@ -14,6 +14,7 @@ import path from 'node:path';
 import { loadLimits } from '../packages/server/src/config.ts';
 import { CASES, warmUpDocument, type AbuseCase, type CaseOutcome } from './abuse/cases.ts';
 import { buildFixture, uploadDocument, victimState, waitForDocument, type Fixture } from './abuse/fixture.ts';
+import { call } from './abuse/http.ts';
 import { sleep, startServer, tail, watch, type Watch } from './abuse/server.ts';
 
 const HEALTH_TARGET_MS = 250;
@@ -69,6 +70,12 @@ async function runCase(c: AbuseCase, template: string, fx: Fixture): Promise<Row
     if (c.warmDocuments) {
       const up = await uploadDocument(server.base, fx.friend, await warmUpDocument(), 'warm.pdf', 'application/pdf');
       if (up.id) await waitForDocument(server.base, fx.friend, up.id, AbortSignal.timeout(60_000));
+    }
+    if (c.warmNlp) {
+      await call(server.base, fx.friend, 'POST', '/api/summarize-text', {
+        body: { text: 'Cells make energy in the mitochondria. The midterm covers cell structure and transport.' },
+        signal: AbortSignal.timeout(60_000),
+      });
     }
     const before = await readState(server.base, fx, 15_000);
     await sleep(500);

@@ -51,6 +51,8 @@ export interface AbuseCase {
   capMs?: number;
   /** Process one small scanned document first, so the OCR worker's start-up is not counted as growth. */
   warmDocuments?: boolean;
+  /** Summarise one ordinary text first, so the NLP worker's start-up is not counted in the answer or growth. */
+  warmNlp?: boolean;
   /** Builds the payload before the server starts (not timed). */
   prepare?: () => Promise<unknown>;
   run(ctx: CaseContext): Promise<CaseOutcome>;
@@ -94,6 +96,7 @@ function oneRequest(
   return {
     name,
     answerTargetMs,
+    warmNlp: true,
     async run(ctx) {
       const res = await call(ctx.base, ctx.fx.attacker, method, url(ctx), { body: body(), signal: ctx.signal });
       return { status: String(res.status || 'no answer'), answerMs: res.ms, expectOk: !serverError(res.status) };
