@@ -17,5 +17,18 @@ if (demo) {
 const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], { stdio: 'inherit', env });
 // The server shuts down gracefully on either signal (a copy arriving within a second counts once: a terminal's Ctrl-C
 // reaches both processes). npm start ends with the server's exit code, 1 when a signal killed it.
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+let forwarded = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    forwarded = true;
+    child.kill(sig);
+  });
+}
+// `npm start` runs this through sh, which dies of npm's SIGTERM without passing it on: once orphaned, stop the server.
+const parent = process.ppid;
+const watchParent = () => {
+  if (process.ppid === parent) setTimeout(watchParent, 200).unref();
+  else if (!forwarded) child.kill('SIGTERM');
+};
+watchParent();
 child.on('exit', (code) => process.exit(code ?? 1));
