@@ -165,7 +165,7 @@ async function main() {
       'pathological texts answer < 1 s; each case capped (30 s unless noted) on a fresh server',
   ];
   header.push(
-    `quotas and caps: ${Object.entries(limits)
+    `quotas and caps the cases expect (this bench tree's defaults): ${Object.entries(limits)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   );
