@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { RateLimitOptions } from '@fastify/rate-limit';
@@ -46,16 +51,23 @@ const idParams = z.object({ id: z.string().trim().min(1).max(100) });
 const courseParams = z.object({ courseId: courseIdSchema });
 const refreshQuery = z.object({ refresh: z.enum(['0', '1']).optional() });
 
-/** Reads the multipart upload: the file (up to the limit) and the course it belongs to. */
-async function readUpload(request: FastifyRequest) {
+/**
+ * Reads the multipart upload: the file (up to the limit), streamed to `tmpFile` so sixty 25 MB uploads at once
+ * never sit in memory, and the course it belongs to. The caller removes `tmpFile`.
+ */
+async function readUpload(request: FastifyRequest, tmpFile: string) {
   if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', MSG.api.unsupportedType);
   const query = request.query as Record<string, unknown>;
   let courseId = typeof query.courseId === 'string' ? query.courseId : undefined;
-  let file: { filename: string; mimetype: string; bytes: Buffer } | undefined;
+  let file: { filename: string; mimetype: string; file: string; size: number } | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: DOCUMENT_MAX_UPLOAD_BYTES, files: 1, fields: 5 } })) {
       if (part.type === 'file') {
-        file = { filename: part.filename, mimetype: part.mimetype, bytes: await part.toBuffer() };
+        let size = 0;
+        part.file.on('data', (chunk: Buffer) => (size += chunk.length));
+        await pipeline(part.file, createWriteStream(tmpFile));
+        if (part.file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+        file = { filename: part.filename, mimetype: part.mimetype, file: tmpFile, size };
       } else if (part.fieldname === 'courseId' && typeof part.value === 'string') {
         courseId = part.value;
       }
@@ -165,8 +177,16 @@ export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {})
     // §7 call 6: multipart with the file (and the course it belongs to).
     app.post('/api/upload-document', { config: limited(60) }, async (request, reply) => {
       const user = requireUser(request);
-      const upload = await readUpload(request);
-      return reply.status(201).send(await service.upload(user.id, upload));
+      await service.assertUploadRoom(user.id, Number(request.headers['content-length']) || 0);
+      const tmpDir = path.join(ctx.config.dataDir, 'tmp');
+      await mkdir(tmpDir, { recursive: true });
+      const tmpFile = path.join(tmpDir, `upload-${randomUUID()}`);
+      try {
+        const upload = await readUpload(request, tmpFile);
+        return reply.status(201).send(await service.upload(user.id, upload));
+      } finally {
+        await rm(tmpFile, { force: true });
+      }
     });
 
     app.post('/api/documents', async (request, reply) => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { documentTypeFor, triggersOcrMessage } from '@studybuddy/shared/documents';
+import { DOCUMENT_MAX_UPLOAD_BYTES, documentTypeFor, triggersOcrMessage } from '@studybuddy/shared/documents';
 import type {
   AskDocumentInput,
   AskDocumentResponse,
@@ -45,7 +45,9 @@ export interface UploadedFileInput {
   courseId: string;
   filename: string;
   mimetype: string;
-  bytes: Buffer;
+  /** A local file holding the upload (streamed there, never buffered whole). */
+  file: string;
+  size: number;
 }
 
 export type DocumentsService = ReturnType<typeof createDocumentsService>;
@@ -233,18 +235,23 @@ export function createDocumentsService(deps: {
      * Stores any file for one of the user's courses and queues its processing, atomically; within the
      * documents-per-day and storage quotas (a refused file leaves nothing behind).
      */
+    /** Refuses an upload that cannot fit before its body is read (its declared length bounds the file). */
+    async assertUploadRoom(userId: string, declaredBytes: number): Promise<void> {
+      await assertStorageRoom(ctx, userId, Math.min(declaredBytes, DOCUMENT_MAX_UPLOAD_BYTES));
+    },
+
     async upload(userId: string, file: UploadedFileInput): Promise<UploadDocumentResponse> {
       await assertOwnCourse(userId, file.courseId);
-      if (!file.bytes.length) throw badRequest(MSG.courses.fileRequired, 'file');
-      await assertStorageRoom(ctx, userId, file.bytes.length);
+      if (!file.size) throw badRequest(MSG.courses.fileRequired, 'file');
+      await assertStorageRoom(ctx, userId, file.size);
       return countDocument(userId, async () => {
         const id = randomUUID();
         const name = cleanName(file.filename);
         const storagePath = storagePathFor(userId, id, name);
         const contentType = /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream';
-        return storeWithinQuota(ctx, userId, storagePath, file.bytes.length, async () => {
+        return storeWithinQuota(ctx, userId, storagePath, file.size, async () => {
           try {
-            await ctx.storage.put(storagePath, file.bytes, { contentType, customMetadata: { originalName: name } });
+            await ctx.storage.putFile(storagePath, file.file, { contentType, customMetadata: { originalName: name } });
           } catch (err) {
             ctx.log.error({ err }, 'storing an uploaded document failed');
             throw new AppError(500, 'upload_failed', MSG.courses.uploadFailed);
@@ -256,7 +263,7 @@ export function createDocumentsService(deps: {
               name,
               storagePath,
               contentType,
-              size: file.bytes.length,
+              size: file.size,
             });
           } catch (err) {
             await ctx.storage.delete(storagePath).catch(() => undefined);
