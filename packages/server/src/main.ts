@@ -23,6 +23,8 @@ async function main() {
   if (canvas) console.log(`  Demo Canvas at ${canvas.url}; token for "Connect Canvas": ${canvas.token}\n`);
   if (calendar) console.log(`  Demo Google Calendar at ${calendar.url} (Coursework → Connect Google Calendar)\n`);
   const shutdown = createShutdown({ app, log: app.log, also: [() => canvas?.close(), () => calendar?.close()] });
+  // Readiness fails first, so a load balancer stops sending while in-flight requests finish.
+  shutdown.onStart(() => (app.ctx.lifecycle.ready = false));
   shutdown.listen();
   await app.listen({ port: config.port, host: config.host });
   console.log(`\n  StudyBuddy is running at ${config.publicUrl}\n`);
