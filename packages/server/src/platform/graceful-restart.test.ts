@@ -367,9 +367,10 @@ describe('SIGTERM under chat load, then a restart on the same data', () => {
 
     try {
       await until('load to build up', () => sockets.every((s) => s.acked.size >= 20) && http.acked.size >= 10, 20_000);
-      await ocrAt(2);
+      // Its headers are in well before the signal (routed, not refused); the rest of its body comes after it.
       const slowId = randomUUID();
       const slow = slowPost(port, students[1]!.cookie, chat(1, 2), slowId);
+      await ocrAt(2);
       await sleep(300);
 
       const signalled = Date.now();
