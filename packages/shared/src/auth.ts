@@ -83,11 +83,4 @@ export interface AuthProviders {
   oidc: { name: string } | null;
 }
 
-/** Why a social sign-in was refused; /login?error=<code> shows the text. */
-export const SOCIAL_ERRORS = {
-  invalid_domain: MSG.login.socialInvalidDomain,
-  not_verified: MSG.login.socialNotVerified,
-  disabled: MSG.reset.accountDisabled,
-  failed: MSG.login.socialFailed,
-} as const;
-export type SocialError = keyof typeof SOCIAL_ERRORS;
+export { SOCIAL_ERRORS, type SocialError } from './social-sign-in-errors.ts';

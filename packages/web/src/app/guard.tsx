@@ -1,14 +1,17 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Box } from '@mantine/core';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { MSG } from '@studybuddy/shared/messages';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { isProfileComplete } from '@studybuddy/shared/session';
 import { useSession, useSessionSync } from '../features/auth/use-session.ts';
 import type { LoginState } from '../features/auth/use-redirect-after.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
-import { Shell } from './shell.tsx';
+
+// The signed-in layout (navigation, badges, chat) is its own chunk: the log-in page never loads it.
+const loadShell = () => import('./shell.tsx');
+const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
 
 /**
  * Guarded routes (spec §2): not signed in or not verified → /login (and back here after log-in); profile
@@ -19,6 +22,8 @@ export function Guard() {
   const session = useSession();
   const location = useLocation();
   useSessionSync();
+  // Fetched while the session loads, so the shell does not wait for it.
+  void loadShell();
   if (session.isPending || (session.error && !session.data)) {
     return <LoadingWrapper loading={session.isPending} error={session.error} message={MSG.loading.authenticating} />;
   }
@@ -37,7 +42,11 @@ export function Guard() {
       </Box>
     );
   }
-  return <Shell profile={profile} />;
+  return (
+    <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
+      <Shell profile={profile} />
+    </Suspense>
+  );
 }
 
 /** /login and /signup: signed-in users go on to / (or where they were going). */

@@ -1,10 +1,28 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { getStyleNonce } from '../lib/csp-nonce.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
+
+const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
+
+/**
+ * Mantine's toasts, loaded with the first one (the log-in page shows none): notifications.show() only needs the
+ * small store, where a toast waits until this chunk is in.
+ */
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [needed, setNeeded] = useState(false);
+  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
+  if (!needed) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="top-right" autoClose={LIMITS.toastMs} />
+    </Suspense>
+  );
+}
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true, staleTime: 10_000 } },
@@ -18,7 +36,7 @@ export function Providers({ children }: { children: ReactNode }) {
       defaultColorScheme="light"
       getStyleNonce={getStyleNonce}
     >
-      <Notifications position="top-right" autoClose={LIMITS.toastMs} />
+      <Toasts />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

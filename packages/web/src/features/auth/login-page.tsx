@@ -3,8 +3,8 @@ import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } f
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, MailCheck } from 'lucide-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { loginInputSchema, SOCIAL_ERRORS, type SocialError } from '@studybuddy/shared/auth';
-import { MSG } from '@studybuddy/shared/messages';
+import { SOCIAL_ERRORS, type SocialError } from '@studybuddy/shared/social-sign-in-errors';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { AuthCard } from './auth-card.tsx';
 import { authApi, errorText, resendErrorText } from './auth-api.ts';
@@ -43,12 +43,14 @@ export default function LoginPage() {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const parsed = loginInputSchema.safeParse({ email, password });
     setInfo(null);
     setTicket(null);
-    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     void run('login', async () => {
       try {
+        // The schema (and zod with it) loads on the first submit, not with the page.
+        const { loginInputSchema } = await import('@studybuddy/shared/auth');
+        const parsed = loginInputSchema.safeParse({ email, password });
+        if (!parsed.success) return setError(parsed.error.issues[0]!.message);
         const result = await authApi.login(parsed.data.email, parsed.data.password);
         if (result.status === 'unverified') {
           setError(MSG.login.unverified);
