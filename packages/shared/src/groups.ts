@@ -48,7 +48,7 @@ export const hotGroupSchema = z.object({
   courseId: lmsId(/^[A-Za-z0-9.:-]{1,64}$/),
   itemId: lmsId(/^[A-Za-z0-9_.:-]{1,128}$/),
   /** Ignored: the server names the group after the coursework item it finds in the student's coursework. */
-  name: z.string().optional(),
+  name: z.string().trim().max(500).optional(),
 });
 export type HotGroupInput = z.infer<typeof hotGroupSchema>;
 
