@@ -174,7 +174,7 @@ export function loadLimits(env: Env = {}): Limits {
     documentsPerDay: positiveInt(env, 'QUOTA_DOCUMENTS_PER_DAY', 100),
     uploadsPerDay: positiveInt(env, 'QUOTA_UPLOADS_PER_DAY', 200),
     openUploads: positiveInt(env, 'QUOTA_OPEN_UPLOADS', 5),
-    documentSliceMs: positiveInt(env, 'DOCUMENT_SLICE_SECONDS', 30) * 1000,
+    documentSliceMs: positiveInt(env, 'DOCUMENT_SLICE_SECONDS', 5) * 1000,
     socketsPerStudent: positiveInt(env, 'QUOTA_SOCKETS', 20),
     friendRequestsPerDay: positiveInt(env, 'QUOTA_FRIEND_REQUESTS_PER_DAY', 100),
     feedbackPerHour: positiveInt(env, 'QUOTA_FEEDBACK_PER_HOUR', 20),
