@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Box } from '@mantine/core';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
@@ -8,6 +8,7 @@ import { useSession, useSessionSync } from '../features/auth/use-session.ts';
 import type { LoginState } from '../features/auth/use-redirect-after.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
+import { wantToasts } from './providers.tsx';
 
 // The signed-in layout (navigation, badges, chat) is its own chunk: the log-in page never loads it.
 const loadShell = () => import('./shell.tsx');
@@ -22,8 +23,9 @@ export function Guard() {
   const session = useSession();
   const location = useLocation();
   useSessionSync();
-  // Fetched while the session loads, so the shell does not wait for it.
+  // Fetched while the session loads, so the shell does not wait for it; the toasts too.
   void loadShell();
+  useEffect(wantToasts, []);
   if (session.isPending || (session.error && !session.data)) {
     return <LoadingWrapper loading={session.isPending} error={session.error} message={MSG.loading.authenticating} />;
   }

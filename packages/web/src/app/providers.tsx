@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,14 +8,30 @@ import { cssVariablesResolver, theme } from './theme.ts';
 
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
 
+let toastsWanted = false;
+const wantListeners = new Set<() => void>();
+
+/** The signed-in pages (guard.tsx) mount the toasts at once, so their first toast shows without waiting. */
+export function wantToasts(): void {
+  if (toastsWanted) return;
+  toastsWanted = true;
+  for (const listener of wantListeners) listener();
+}
+
+function subscribeWanted(listener: () => void) {
+  wantListeners.add(listener);
+  return () => void wantListeners.delete(listener);
+}
+
 /**
- * Mantine's toasts, loaded with the first one (the log-in page shows none): notifications.show() only needs the
- * small store, where a toast waits until this chunk is in.
+ * Mantine's toasts, loaded when a signed-in page or the first toast needs them (the log-in page does not):
+ * notifications.show() only needs the small store, where a toast waits until this chunk is in.
  */
 function Toasts() {
   const { notifications, queue } = useNotifications();
+  const wanted = useSyncExternalStore(subscribeWanted, () => toastsWanted);
   const [needed, setNeeded] = useState(false);
-  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
+  if (!needed && (wanted || notifications.length + queue.length > 0)) setNeeded(true);
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
