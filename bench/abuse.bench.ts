@@ -15,7 +15,7 @@ import { loadLimits } from '../packages/server/src/config.ts';
 import { CASES, warmUpDocument, type AbuseCase, type CaseOutcome } from './abuse/cases.ts';
 import { buildFixture, uploadDocument, victimState, waitForDocument, type Fixture } from './abuse/fixture.ts';
 import { call } from './abuse/http.ts';
-import { sleep, startServer, tail, watch, type Watch } from './abuse/server.ts';
+import { lastLines, sleep, startServer, watch, type Watch } from './abuse/server.ts';
 
 const HEALTH_TARGET_MS = 250;
 const RSS_TARGET_MB = 300;
@@ -101,7 +101,7 @@ async function runCase(c: AbuseCase, template: string, fx: Fixture): Promise<Row
     const outcome = await Promise.race([running, capped]);
     clearTimeout(timer);
     const watched = await w.stop();
-    const died = server.exited();
+    const died = server.ended();
     const after = died ? null : await readState(server.base, fx, 15_000);
     const intact = died ? `? (server ${died})` : compare(before, after);
     const why: string[] = [];
@@ -112,7 +112,8 @@ async function runCase(c: AbuseCase, template: string, fx: Fixture): Promise<Row
     if (c.answerTargetMs && outcome.answerMs >= c.answerTargetMs) why.push('answer time');
     if (!outcome.expectOk) why.push('answer');
     if (intact !== 'intact') why.push("others' data");
-    if (died) outcome.note = [outcome.note, tail(server.logFile, 5).replace(/\n/g, ' | ')].filter(Boolean).join(' — ');
+    if (died)
+      outcome.note = [outcome.note, lastLines(server.logs(), 5).replace(/\n/g, ' | ')].filter(Boolean).join(' — ');
     return { name: c.name, outcome, watch: watched, intact, died, pass: why.length === 0, why };
   } finally {
     await server.stop();

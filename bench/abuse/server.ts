@@ -1,117 +1,43 @@
-// The server under test: a child process (so its memory is its own), its process tree's RSS, and the
-// /api/health prober that times every probe on its own connection.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readdirSync, readFileSync, writeFileSync, closeSync } from 'node:fs';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
+// The server under test (a child process, so its memory is its own: spawn-server.ts), its process tree's RSS, and
+// the /api/health watch that times every probe on its own connection.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  probeHealth,
+  serverEnv as testServerEnv,
+  sleep,
+  spawnServer,
+  type SpawnedServer,
+} from '../../packages/server/src/test/spawn-server.ts';
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+export { lastLines, sleep } from '../../packages/server/src/test/spawn-server.ts';
 
-/** Environment of every server the bench starts (loopback only; production-like limits). */
-export function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    // Each actor of the bench sends its own X-Forwarded-For, as clients behind a reverse proxy would.
-    TRUST_PROXY: 'true',
-    RATE_LIMITS: 'true',
-  };
-}
+/** Settings of every server the bench starts (loopback only; production-like limits). */
+const BENCH_ENV = {
+  NODE_ENV: 'production',
+  // Each actor of the bench sends its own X-Forwarded-For, as clients behind a reverse proxy would.
+  TRUST_PROXY: 'true',
+  RATE_LIMITS: 'true',
+};
 
-/** Servers still running: killed if the bench itself is stopped. */
-const live = new Set<ChildProcess>();
-process.once('exit', () => live.forEach((c) => c.kill('SIGKILL')));
+export const serverEnv = (dataDir: string, port: number) => testServerEnv(dataDir, port, BENCH_ENV);
+
+// Servers still running are killed when the bench exits (spawn-server.ts), and so when it is stopped.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-export interface RunningServer {
-  child: ChildProcess;
-  pid: number;
-  base: string;
-  logFile: string;
-  exited: () => string | null;
-  stop(): Promise<void>;
-}
+export type RunningServer = SpawnedServer;
 
 /** Starts `packages/server/src/main.ts` of the tree at `root` and waits until /api/health answers. */
 export async function startServer(root: string, dataDir: string, timeoutMs = 120_000): Promise<RunningServer> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = path.join(dataDir, 'server.log');
-  const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
-    env: serverEnv(dataDir, port),
-    stdio: ['ignore', fd, fd],
+  const server = await spawnServer({
+    dataDir,
+    serverDir: path.join(root, 'packages/server'),
+    env: BENCH_ENV,
+    logFile: path.join(dataDir, 'server.log'),
+    startTimeoutMs: timeoutMs,
   });
-  closeSync(fd);
-  live.add(child);
-  child.once('exit', () => live.delete(child));
-  let exit: string | null = null;
-  child.once('exit', (code, signal) => (exit = signal ? `killed by ${signal}` : `exited with code ${code}`));
-  const started = Date.now();
-  for (;;) {
-    if (exit) throw new Error(`server ${exit}:\n${tail(logFile)}`);
-    const probe = await probeHealth(base, 2000);
-    if (probe.status === 200) break;
-    if (Date.now() - started > timeoutMs) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start in ${timeoutMs} ms:\n${tail(logFile)}`);
-    }
-    await sleep(100);
-  }
-  return {
-    child,
-    pid: child.pid!,
-    base,
-    logFile,
-    exited: () => exit,
-    async stop() {
-      if (exit) return;
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await gone;
-      clearTimeout(timer);
-    },
-  };
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export function tail(file: string, lines = 15): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
-}
-
-/** One GET /api/health on a fresh connection: status (0 when it failed) and milliseconds. */
-export function probeHealth(base: string, timeoutMs: number): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${base}/api/health`, { agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      res.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
-    req.end();
-  });
+  // A server a case left stalled gets 3 s to stop before it is killed.
+  return { ...server, stop: (graceMs = 3000) => server.stop(graceMs) };
 }
 
 /** The server and every process it started (a worker process would count towards its memory). */

@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -18,6 +15,7 @@ import { seedUser } from '../db/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
 import { scannedPdf } from '../features/documents/test/fixtures.ts';
 import { formData } from '../features/documents/test/helpers.ts';
+import { freePort, sleep, spawnServer, type SpawnedServer } from '../test/spawn-server.ts';
 import { copyMigratedDatabase, freshPostgres } from '../test/test-app.ts';
 
 /**
@@ -25,7 +23,6 @@ import { copyMigratedDatabase, freshPostgres } from '../test/test-app.ts';
  * over WebSockets and HTTP, SIGTERM in the middle, a restart on the same data, and nothing lost or doubled.
  */
 
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Messages each socket student types at most: every student's resync stays under REALTIME_TIMING.resyncMax. */
 const TYPED_MAX = 120;
 const TYPE_EVERY_MS = 30;
@@ -40,16 +37,6 @@ const PAGES = [
   'The last page is about the quiz.',
 ];
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function until(what: string, ok: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!ok()) {
@@ -58,47 +45,8 @@ async function until(what: string, ok: () => boolean, timeoutMs: number): Promis
   }
 }
 
-interface Server {
-  child: ChildProcess;
-  logs(): string;
-  /** Resolves with the exit code, signal and when it exited. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-}
-
-async function startServer(dataDir: string, port: number, databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'info',
-      RATE_LIMITS: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let logs = '';
-  child.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${logs}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { child, logs: () => logs, exited };
-    await sleep(200);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${logs}`);
-}
+const startServer = (dataDir: string, port: number, databaseUrl: string) =>
+  spawnServer({ dataDir, port, env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' } });
 
 /**
  * A browser tab as the web app behaves: one socket that reconnects with back-off and jitter, naming its last seen
@@ -286,7 +234,7 @@ function slowPost(port: number, cookie: string, to: ConversationRef, id: string)
 describe('SIGTERM under chat load, then a restart on the same data', () => {
   let dataDir: string;
   let pgDb: Awaited<ReturnType<typeof freshPostgres>>;
-  let server: Server | undefined;
+  let server: SpawnedServer | undefined;
   const students: { id: string; cookie: string }[] = [];
 
   beforeAll(async () => {
@@ -308,7 +256,7 @@ describe('SIGTERM under chat load, then a restart on the same data', () => {
     await database.close();
   });
   afterAll(async () => {
-    server?.child.kill('SIGKILL');
+    await server?.kill();
     await pgDb?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });

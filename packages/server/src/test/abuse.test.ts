@@ -1,22 +1,18 @@
 // The quick part of the abuse suite (issue 13; the full one is `npm run bench abuse`): the real server in its own
 // process, so a stalled event loop or a decoder bomb shows in its health probes and its own memory.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { openDatabase } from '../db/connect.ts';
 import { seedFriendships, seedUser } from '../db/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
 import { pathologicalTexts, pngBomb } from './hostile-payloads.ts';
+import { probeHealth, spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { copyMigratedDatabase } from './test-app.ts';
 
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /**
  * Generous bounds that catch the stalled event loop (150 s for the 400,000 spaces) and the 1.7 GB decode, not a
  * busy machine: off the request thread a text may take the NLP lane's whole time budget (20 s) to be answered.
@@ -25,27 +21,8 @@ const PROBE_BOUND_MS = 2000;
 const ANSWER_BOUND_MS = 30_000;
 const GROWTH_BOUND_MB = 300;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
 /** One GET /api/health on its own connection; the time it took (a failure counts as infinitely slow). */
-function probe(base: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = request(`${base}/api/health`, { agent: false, timeout: 60_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - started : Infinity));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(Infinity));
-    req.end();
-  });
-}
+const probe = (base: string) => probeHealth(base, 60_000).then((r) => (r.status === 200 ? r.ms : Infinity));
 
 const statusKb = (pid: number, field: string) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -83,44 +60,16 @@ async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
 
 describe('one hostile student against the real server', () => {
   let dataDir: string;
-  let child: ChildProcess;
+  let server: SpawnedServer | undefined;
   let base: string;
   let cookie: string;
   let chatId: string;
 
   /** (Re)starts the server on the data dir; a test that stalled it leaves it to be replaced, not waited for. */
   async function start() {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await gone;
-    }
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: serverRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        PUBLIC_URL: base,
-        DATABASE_URL: '',
-        LOG_LEVEL: 'warn',
-        RATE_LIMITS: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let logs = '';
-    child.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${logs}`);
-      if ((await probe(base)) < Infinity) break;
-      if (Date.now() > deadline) throw new Error(`server did not start: ${logs}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await server?.kill();
+    server = await spawnServer({ dataDir });
+    base = server.base;
     // The NLP worker's start-up (seconds on a busy machine) is not what the tests time.
     await fetch(`${base}/api/summarize-text`, {
       method: 'POST',
@@ -154,7 +103,7 @@ describe('one hostile student against the real server', () => {
   }, 120_000);
 
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await server?.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -181,7 +130,7 @@ describe('one hostile student against the real server', () => {
   ])(
     'summarize-text with %s answers quickly and /api/health stays responsive',
     async (_label, text) => {
-      const run = await watched(base, child.pid!, () => post('/api/summarize-text', { json: { text } }));
+      const run = await watched(base, server!.pid, () => post('/api/summarize-text', { json: { text } }));
       expect(run.result.status, run.result.body).toBeGreaterThanOrEqual(200);
       expect(run.result.status, run.result.body).toBeLessThan(500);
       expect(run.answerMs).toBeLessThan(ANSWER_BOUND_MS);
@@ -192,7 +141,7 @@ describe('one hostile student against the real server', () => {
 
   it('a 30000×30000 PNG as a course document ends as unreadable without growing the server by 300 MB', async () => {
     const png = await pngBomb(30_000, 30_000, 8);
-    const run = await watched(base, child.pid!, async () => {
+    const run = await watched(base, server!.pid, async () => {
       const form = new FormData();
       form.append('courseId', 'seed-0');
       form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scan.png');
@@ -216,7 +165,7 @@ describe('one hostile student against the real server', () => {
   it('a 30000×30000 PNG as a profile picture or a chat image is refused without growing the server by 300 MB', async () => {
     const small = await pngBomb(30_000, 30_000, 1);
     const large = await pngBomb(30_000, 30_000, 8);
-    const run = await watched(base, child.pid!, async () => {
+    const run = await watched(base, server!.pid, async () => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(small)], { type: 'image/png' }), 'me.png');
       const profile = await post('/api/uploads/profile-image', { body: form });

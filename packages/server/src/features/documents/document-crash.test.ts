@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { DocumentDetailDto } from '@studybuddy/shared/documents-api';
@@ -13,54 +10,13 @@ import { seedUser } from '../../db/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../auth/session.ts';
 import { scannedPdf } from './test/fixtures.ts';
 import { formData } from './test/helpers.ts';
+import { freePort, spawnServer, type SpawnedServer } from '../../test/spawn-server.ts';
 import { copyMigratedDatabase } from '../../test/test-app.ts';
-
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
-/** The real server (src/main.ts) in its own process, on PGlite in `dataDir`. */
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      RATE_LIMITS: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let logs = '';
-  child.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${logs}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not start: ${logs}`);
-}
 
 describe('a server killed mid-OCR', () => {
   let dataDir: string;
   let cookie: string;
-  let child: ChildProcess | undefined;
+  let server: SpawnedServer | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'sb-doc-crash-'));
     await copyMigratedDatabase(dataDir);
@@ -70,7 +26,7 @@ describe('a server killed mid-OCR', () => {
     await database.close();
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await server?.kill();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -80,7 +36,7 @@ describe('a server killed mid-OCR', () => {
     const get = async (id: string) =>
       (await (await fetch(`${base}/api/documents/${id}`, { headers: { cookie } })).json()) as DocumentDetailDto;
 
-    child = await startServer(dataDir, port);
+    server = await spawnServer({ dataDir, port });
     const pdf = await scannedPdf([
       ['Page one says cells are small.'],
       ['Page two says enzymes are proteins.'],
@@ -105,10 +61,9 @@ describe('a server killed mid-OCR', () => {
       expect(doc.status).not.toBe('done');
       await new Promise((r) => setTimeout(r, 25));
     }
-    child.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
+    await server.kill();
 
-    child = await startServer(dataDir, port);
+    server = await spawnServer({ dataDir, port });
     const seen: string[] = [];
     let doc: DocumentDetailDto;
     for (;;) {
@@ -120,10 +75,8 @@ describe('a server killed mid-OCR', () => {
     }
     expect(doc.status).toBe('done');
     expect(seen).not.toContain('ocr 1'); // page 1 was not read again
-    const stop = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await stop;
-    child = undefined;
+    await server.stop();
+    server = undefined;
 
     const database = await openDatabase({ dataDir });
     try {
