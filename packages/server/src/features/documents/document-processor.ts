@@ -1,4 +1,4 @@
-import { buffer as readAll } from 'node:stream/consumers';
+import type { Readable } from 'node:stream';
 import { MSG } from '@studybuddy/shared/messages';
 import type { DocumentErrorKind } from '@studybuddy/shared/documents-api';
 import type { AppContext } from '../../platform/context.ts';
@@ -49,13 +49,42 @@ function announce(ctx: AppContext, doc: repo.DocumentRow) {
   ctx.realtime?.toUsers([doc.userId], { type: 'document.changed', documentId: doc.id, courseId: doc.courseId });
 }
 
-async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buffer; contentType: string }> {
+/** What the worker reads: a stored file on this machine (it opens it itself) or the bytes, transferred. */
+type FileSource = { file: string } | { bytes: ArrayBuffer };
+
+/** The bytes as an ArrayBuffer to transfer: the Buffer's own when it spans all of it, else a copy. */
+function transferable(bytes: Uint8Array): ArrayBuffer {
+  const whole =
+    bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+}
+
+/** Reads a stored object into one buffer of its size: no list of chunks, no concatenated copy. */
+async function readWhole(body: Readable, size: number): Promise<ArrayBuffer> {
+  let out = new Uint8Array(size);
+  let at = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (at + chunk.length > out.length) {
+      const grown = new Uint8Array(Math.max(out.length * 2, at + chunk.length));
+      grown.set(out.subarray(0, at));
+      out = grown;
+    }
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return at === out.length ? out.buffer : out.slice(0, at).buffer;
+}
+
+async function sourceOf(deps: Deps, doc: repo.DocumentRow): Promise<{ source: FileSource; contentType: string }> {
   const { ctx } = deps;
   const canvas = deps.canvas();
   if (doc.storagePath) {
+    // On local disk the worker reads the file itself: 25 MB uploads never pass through this thread's memory.
+    const meta = ctx.storage.localFile ? await ctx.storage.head(doc.storagePath) : null;
+    if (meta) return { source: { file: ctx.storage.localFile!(doc.storagePath) }, contentType: meta.contentType };
     const obj = await ctx.storage.get(doc.storagePath);
     if (!obj) throw new DocumentFailure('error', MSG.courses.processingError);
-    return { bytes: await readAll(obj.body), contentType: obj.meta.contentType };
+    return { source: { bytes: await readWhole(obj.body, obj.meta.size) }, contentType: obj.meta.contentType };
   }
   if (doc.source !== 'canvas' || !doc.canvasFileId) throw new DocumentFailure('error', MSG.courses.processingError);
   let fetched = false;
@@ -71,7 +100,7 @@ async function bytesOf(deps: Deps, doc: repo.DocumentRow): Promise<{ bytes: Buff
       size: file.bytes.length,
       contentType: file.contentType,
     });
-    return file;
+    return { source: { bytes: transferable(file.bytes) }, contentType: file.contentType };
   } catch (err) {
     if (err instanceof AppError && err.code === 'quota_exceeded') throw new DocumentFailure('error', err.message);
     if (fetched) {
@@ -97,7 +126,7 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
   await repo.markProcessing(ctx.db, doc.id, { status: 'extracting', errorKind: null, errorMessage: null });
   announce(ctx, doc);
 
-  const { bytes, contentType } = await bytesOf(deps, doc);
+  const { source, contentType } = await sourceOf(deps, doc);
   const kind = extractKindFor(doc.name, contentType);
   const startPage = kind === 'pdf' ? await repo.nextMissingPage(ctx.db, doc.id) : 1;
   if (kind !== 'pdf') await repo.deletePages(ctx.db, doc.id);
@@ -144,20 +173,18 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
     }
   };
 
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
   let result: ExtractResult | null;
   try {
     result = await extractLane.run<ExtractResult | null>(
       {
         op: 'extract',
         kind,
-        bytes: copy.buffer,
+        ...source,
         startPage,
         maxPages: ctx.config.limits.documentMaxPages,
         maxPixels: ctx.config.limits.imageMaxPixels,
       },
-      { onEvent, signal: job.signal, softStop: slice.signal, transfer: [copy.buffer] },
+      { onEvent, signal: job.signal, softStop: slice.signal, transfer: 'bytes' in source ? [source.bytes] : [] },
     );
   } catch (err) {
     flush();

@@ -1,5 +1,6 @@
 // Worker thread: every CPU-heavy step of document processing (PDF parsing, page rendering, OCR, office
 // formats, sentence analysis, summaries, retrieval), so the API's event loop never waits on them.
+import { open, readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runNlp } from './nlp-tasks.ts';
@@ -10,6 +11,8 @@ import {
   type WorkerEvent,
   type WorkerRequest,
 } from './extraction/extract-types.ts';
+import { MSG } from '@studybuddy/shared/messages';
+import { hasPdfHeader, PDF_HEADER_WINDOW } from './extraction/pdf-limits.ts';
 import { sections } from './extraction/sections.ts';
 import { decodeText } from './extraction/plain-text.ts';
 
@@ -31,8 +34,33 @@ const send = (event: WorkerEvent) => port.postMessage(event);
 /** Extractions asked to end their turn at the next page boundary. */
 const stopAsked = new Set<number>();
 
-async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<ExtractResult | void> {
-  const bytes = new Uint8Array(req.bytes);
+type ExtractRequest = Extract<WorkerRequest, { op: 'extract' }>;
+
+/**
+ * The file's bytes: sent, or read here from local storage. A file named .pdf without a PDF header is refused
+ * after its first kilobyte, and a file no reader handles is not read at all.
+ */
+async function bytesOf(req: ExtractRequest): Promise<Uint8Array> {
+  if (!req.file) return new Uint8Array(req.bytes ?? new ArrayBuffer(0));
+  if (req.kind === 'none') return new Uint8Array(0);
+  if (req.kind === 'pdf') {
+    const handle = await open(req.file, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(PDF_HEADER_WINDOW) });
+      if (!hasPdfHeader(buffer.subarray(0, bytesRead))) {
+        throw new ExtractionError('unreadable', MSG.courses.unreadablePdf);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  const read = await readFile(req.file);
+  // A plain view: pdf.js refuses a Buffer.
+  return new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+}
+
+async function extract(req: ExtractRequest): Promise<ExtractResult | void> {
+  const bytes = await bytesOf(req);
   const onPage = (page: ExtractedPage) => send({ id: req.id, type: 'page', page });
   const emitAll = (pages: ExtractedPage[]) => {
     send({ id: req.id, type: 'total', pages: pages.length });
@@ -55,7 +83,9 @@ async function extract(req: Extract<WorkerRequest, { op: 'extract' }>): Promise<
       const { imageForOcr, ocrImage } = await ocr();
       send({ id: req.id, type: 'total', pages: 1 });
       send({ id: req.id, type: 'ocr', page: 1, pages: 1 });
-      const { text } = await ocrImage(await imageForOcr(Buffer.from(bytes), req.maxPixels));
+      const { text } = await ocrImage(
+        await imageForOcr(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), req.maxPixels),
+      );
       return onPage({ page: 1, unit: 'page', label: 'page 1', text, method: 'ocr' });
     }
     case 'docx':

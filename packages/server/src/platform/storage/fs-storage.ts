@@ -108,6 +108,7 @@ export function createFsStorage(root: string): Storage {
       }
       return commit(fullPath, file, tmp, size, md5.digest('base64'), options);
     },
+    localFile: fileOf,
     async head(fullPath) {
       return readMeta(fileOf(fullPath));
     },

@@ -33,6 +33,8 @@ export interface Storage {
   put(fullPath: string, data: Buffer, options: PutOptions): Promise<StoredObjectMeta>;
   /** Stores the bytes of a local file by streaming them (large uploads never sit in memory). */
   putFile(fullPath: string, sourceFile: string, options: PutOptions): Promise<StoredObjectMeta>;
+  /** The object's file on this machine, when the driver keeps objects on local disk (readers may open it there). */
+  localFile?(fullPath: string): string;
   /** Metadata, or null when there is no such object. */
   head(fullPath: string): Promise<StoredObjectMeta | null>;
   /** Metadata and a stream of the bytes, or null when there is no such object. */

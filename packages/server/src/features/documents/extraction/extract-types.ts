@@ -87,7 +87,9 @@ export type WorkerRequest =
       id: number;
       op: 'extract';
       kind: ExtractKind;
-      bytes: ArrayBuffer;
+      /** The file: its bytes (transferred), or its path on this machine, read by the worker itself. */
+      bytes?: ArrayBuffer;
+      file?: string;
       startPage: number;
       maxPages: number;
       maxPixels: number;

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
 import { docxBomb, manyEntriesZip, pdfBomb, pdfContentBomb, pngBomb } from '../test/bombs.ts';
@@ -141,6 +145,35 @@ describe('text extraction in a worker thread', () => {
     expect(err).toMatchObject({ kind: 'unreadable', message: MSG.courses.unreadablePdf });
     const { pages } = await extract('text', Buffer.from('Still working.'));
     expect(pages[0]!.text).toBe('Still working.');
+  });
+
+  it('reads a stored file from its path, and refuses one named .pdf without a PDF header after its first kilobyte', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'extract-file-'));
+    try {
+      const file = path.join(dir, 'notes.pdf');
+      await writeFile(file, await textPdf([['Read from disk by the worker.']]));
+      const pages: ExtractedPage[] = [];
+      const run = (kind: ExtractKind) =>
+        lane.run(
+          { op: 'extract', kind, file, startPage: 1, maxPages: 100, maxPixels: 40_000_000 },
+          {
+            onEvent: (e) => e.type === 'page' && pages.push(e.page),
+          },
+        );
+      await run('pdf');
+      expect(pages.map((p) => squash(p.text))).toEqual(['Read from disk by the worker.']);
+      // 3 GB of nothing (sparse): reading it whole would fail otherwise, as would sending it to pdf.js.
+      await writeFile(file, randomBytes(64 * 1024));
+      await truncate(file, 3 * 2 ** 30);
+      expect(await run('pdf').catch((e: unknown) => e)).toMatchObject({
+        kind: 'unreadable',
+        message: MSG.courses.unreadablePdf,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const sent = await extract('pdf', randomBytes(256 * 1024)).catch((e: unknown) => e);
+    expect(sent).toMatchObject({ kind: 'unreadable', message: MSG.courses.unreadablePdf });
   });
 
   it('refuses a binary file that claims to be text', async () => {

@@ -5,7 +5,7 @@ import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfj
 import { MSG } from '@studybuddy/shared/messages';
 import { ExtractionError, megapixels, type ExtractOptions, type ExtractResult } from './extract-types.ts';
 import { canvasToPgm, ocrImage } from './ocr.ts';
-import { checkPdfStreams } from './pdf-limits.ts';
+import { checkPdfStreams, hasPdfHeader } from './pdf-limits.ts';
 
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -44,20 +44,23 @@ function watchDroppedImages(): () => void {
 }
 
 async function open(bytes: Uint8Array, maxPixels: number): Promise<PDFDocumentProxy> {
+  const task = getDocument({
+    data: bytes,
+    standardFontDataUrl: STANDARD_FONTS,
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    // Decoder caps: no image above maxPixels is decoded, nor any scratch canvas above its RGBA size.
+    maxImageSize: maxPixels,
+    canvasMaxAreaInBytes: maxPixels * 4,
+    isOffscreenCanvasSupported: false,
+    verbosity: 1,
+  });
   try {
-    return await getDocument({
-      data: bytes,
-      standardFontDataUrl: STANDARD_FONTS,
-      disableFontFace: true,
-      useSystemFonts: false,
-      isEvalSupported: false,
-      // Decoder caps: no image above maxPixels is decoded, nor any scratch canvas above its RGBA size.
-      maxImageSize: maxPixels,
-      canvasMaxAreaInBytes: maxPixels * 4,
-      isOffscreenCanvasSupported: false,
-      verbosity: 1,
-    }).promise;
+    return await task.promise;
   } catch (err) {
+    // A document that failed to open keeps its bytes and parser state alive until its task is destroyed.
+    await task.destroy().catch(() => undefined);
     const name = (err as { name?: string }).name;
     if (name === 'PasswordException') throw new ExtractionError('unreadable', MSG.courses.encryptedPdf);
     throw new ExtractionError('unreadable', MSG.courses.unreadablePdf);
@@ -113,6 +116,7 @@ async function renderPage(pdf: PDFDocumentProxy, pageNumber: number, maxPixels: 
  * Pages before `startPage` are skipped (they were stored by an earlier, interrupted run).
  */
 export async function extractPdf(bytes: Uint8Array, opts: ExtractOptions): Promise<ExtractResult> {
+  if (!hasPdfHeader(bytes)) throw new ExtractionError('unreadable', MSG.courses.unreadablePdf);
   await checkPdfStreams(bytes, opts.maxPixels);
   const unwatch = watchDroppedImages();
   try {

@@ -11,6 +11,18 @@ const FLATE = /\/(?:FlateDecode|Fl)(?![\w.-])/;
 const IMAGE = /\/Subtype\s*\/Image(?![\w.-])/;
 const LENGTH = /\/Length\s+(\d+)(?!\s+\d+\s+R)/;
 
+/** Readers (Acrobat among them) look for the `%PDF-` header within the first 1024 bytes. */
+export const PDF_HEADER_WINDOW = 1024;
+
+/**
+ * Whether the bytes can be a PDF at all. Without a header pdf.js still rebuilds a cross-reference table by
+ * scanning the whole file: seconds and hundreds of MB for 25 MB of anything else named .pdf.
+ */
+export function hasPdfHeader(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, PDF_HEADER_WINDOW));
+  return head.includes('%PDF-', 0, 'latin1');
+}
+
 /** A name may spell characters as #xx (pdf.js reads /Fl#61teDecode as /FlateDecode). */
 const unescapeNames = (dict: string) =>
   dict.replace(/#([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
