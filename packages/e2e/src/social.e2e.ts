@@ -66,6 +66,8 @@ describe('match finder, friend requests, notifications and friends in Chromium (
     const adaTab2 = await ada.context().newPage();
     await adaTab2.goto(`${server.url}/matchmaking`);
     await card(adaTab2).getByRole('button', { name: MSG.match.connect }).waitFor();
+    // Keep that tab stale: the live update would refetch its list and show Unsend; the refetch is left hanging.
+    await adaTab2.route('**/api/social/matches**', () => undefined);
 
     await card(ada).getByRole('button', { name: MSG.match.connect }).click();
     await toast(ada, MSG.match.sent('Ben Carter')).waitFor();
