@@ -56,7 +56,8 @@ type FileSource = { file: string } | { bytes: ArrayBuffer };
 function transferable(bytes: Uint8Array): ArrayBuffer {
   const whole =
     bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return whole ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+  // A Buffer's own slice() is a view on the same (pooled) memory: copy through Uint8Array's.
+  return whole ? (bytes.buffer as ArrayBuffer) : Uint8Array.prototype.slice.call(bytes).buffer;
 }
 
 /** Reads a stored object into one buffer of its size: no list of chunks, no concatenated copy. */
