@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
 
 const META_SUFFIX = '.meta.json';
 const TMP_SUFFIX = '.tmp';
+const HASH_CHUNK = 2 ** 20;
 
 /** Files under `root/objects`, metadata beside each file as JSON. Writes go through a temp file and a rename. */
 export function createFsStorage(root: string): Storage {
@@ -93,15 +92,14 @@ export function createFsStorage(root: string): Storage {
       const tmp = tmpName(file);
       const md5 = createHash('md5');
       let size = 0;
-      const hasher = new Transform({
-        transform(chunk: Buffer, _enc, done) {
+      try {
+        // The kernel copies the file in one call (no chunks through the event loop); the copy is then hashed
+        // in 1 MB chunks, 16 times fewer reads than a stream's default.
+        await copyFile(sourceFile, tmp);
+        for await (const chunk of createReadStream(tmp, { highWaterMark: HASH_CHUNK }) as AsyncIterable<Buffer>) {
           md5.update(chunk);
           size += chunk.length;
-          done(null, chunk);
-        },
-      });
-      try {
-        await pipeline(createReadStream(sourceFile), hasher, createWriteStream(tmp));
+        }
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
