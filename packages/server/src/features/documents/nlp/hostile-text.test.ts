@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import winkNLP, { type ItemSentence, type ItemToken, type ItsFunction } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
 import { trimLineEnds, trimTrailing } from '@studybuddy/shared/text-scan';
 import { sections } from '../extraction/sections.ts';
 import { htmlToText, looksLikeHtml } from '../html-text.ts';
-import { analyse, forWink } from './text-analysis.ts';
+import { analyse, forWink, type Sentence } from './text-analysis.ts';
+
+const pick4 = ({ terms, phrases, words }: Sentence) => ({ terms, phrases, words });
 
 // Generous bounds that catch a hang: the quadratic versions took from seconds to minutes on these inputs.
 const BOUND_MS = 3000;
@@ -69,6 +73,106 @@ function oldHtmlToText(html: string): string {
       .trim()
   );
 }
+
+/**
+ * What `analyse` read from wink before it asked for sentences and parts of speech only and read the tokens'
+ * properties in bulk: the full pipeline, one item per token and property.
+ */
+const fullWink = winkNLP(model);
+function oldWinkReading(text: string) {
+  const its = fullWink.its;
+  const out: { text: string; terms: string[]; phrases: string[]; words: number }[] = [];
+  fullWink
+    .readDoc(text)
+    .sentences()
+    .each((s: ItemSentence) => {
+      const trimmed = s.out().trim();
+      if (!trimmed) return;
+      const terms: string[] = [];
+      const phrases: string[] = [];
+      let run: string[] = [];
+      let runEndsNoun = false;
+      let words = 0;
+      const flush = () => {
+        if (run.length && runEndsNoun) phrases.push(run.slice(-3).join(' '));
+        run = [];
+        runEndsNoun = false;
+      };
+      s.tokens().each((tok: ItemToken) => {
+        const type = tok.out(its.type);
+        if (type !== 'word' && type !== 'number' && type !== 'ordinal') return flush();
+        words++;
+        const stop = tok.out(its.stopWordFlag) as unknown as boolean;
+        const normal = tok.out(its.normal);
+        if (!stop && type === 'word' && normal.length > 1)
+          terms.push(tok.out(its.stem as unknown as ItsFunction<string>));
+        else if (type !== 'word') terms.push(normal);
+        const pos = tok.out(its.pos);
+        if (!stop && ['NOUN', 'PROPN', 'ADJ'].includes(pos) && type === 'word' && normal.length > 2) {
+          run.push(tok.out());
+          runEndsNoun = pos !== 'ADJ';
+        } else flush();
+      });
+      flush();
+      out.push({ text: trimmed, terms, phrases, words });
+    });
+  return out;
+}
+
+// Words of every kind wink tells apart (stop words, nouns, verbs, numbers, ordinals, abbreviations, e-mail,
+// URL, hashtag, emoji, contractions), punctuation and line breaks.
+const WORDS = [
+  'The',
+  'the',
+  'a',
+  'of',
+  'is',
+  'not',
+  "isn't",
+  'cell',
+  'cells',
+  'Mitochondria',
+  'produce',
+  'energy',
+  'quickly',
+  'large',
+  'red',
+  'Dr.',
+  'Smith',
+  'Oct.',
+  '3rd',
+  '101',
+  '4.5',
+  '$20',
+  'e.g.',
+  'BIO',
+  'exam',
+  'midterm',
+  'on',
+  'Friday',
+  'ada@example.edu',
+  'https://canvas.example/x',
+  '#bio',
+  '😀',
+  '<a',
+  '<',
+  '>',
+  '(see',
+  'notes)',
+  '"quoted"',
+  'and',
+  'but',
+  'very',
+  'good',
+  'students',
+  'running',
+  'ran',
+  'photosynthesis',
+  'chloroplasts',
+  'I',
+  'we',
+];
+const SEPARATORS = [' ', ' ', ' ', ' ', ', ', '. ', '! ', '? ', '; ', '\n', '\n\n', '  '];
 
 const PROSE = ['Cells', ' ', 'divide', '  ', '\t', '\n', '\n\n', '\r\n', ' \n', '\u00a0', 'mitosis.', '\f', 'DNA'];
 const HTML = [
@@ -160,6 +264,18 @@ describe('text passes stay linear on hostile input and unchanged on ordinary inp
     const { value, ms } = timed(() => analyse(text));
     expect(ms).toBeLessThan(BOUND_MS);
     for (const s of value) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it('reads the same sentences, terms, phrases and word counts from wink as the full pipeline did', () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      let x = seed;
+      const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+      const pick = (list: string[]) => list[Math.floor(next() * list.length)]!;
+      const text = Array.from({ length: 20 + (seed % 50) * 8 }, () => pick(WORDS) + pick(SEPARATORS)).join('');
+      const fed = forWink(text);
+      const now = analyse(text).map((s) => ({ text: fed.slice(s.start, s.end), ...pick4(s) }));
+      expect(now, `seed ${seed}`).toEqual(oldWinkReading(fed));
+    }
   });
 
   it('gives wink a text of the same length, so offsets carry over', () => {

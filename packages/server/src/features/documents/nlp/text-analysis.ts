@@ -1,4 +1,4 @@
-import winkNLP, { type ItemSentence, type ItemToken, type ItsFunction, type WinkMethods } from 'wink-nlp';
+import winkNLP, { type ItemSentence, type ItsFunction, type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 
 /** A sentence of a text with its character offsets and the stems of its content words. */
@@ -14,7 +14,9 @@ export interface Sentence {
 }
 
 let nlp: WinkMethods | null = null;
-const getNlp = () => (nlp ??= winkNLP(model));
+// Only the annotations read here: sentence boundaries and parts of speech (named entities, negation and
+// sentiment change neither, and cost a pass over every token each).
+const getNlp = () => (nlp ??= winkNLP(model, ['sbd', 'pos']));
 
 /** Words that say what kind of question it is rather than what it is about. */
 const QUESTION_NOISE = new Set([
@@ -129,11 +131,29 @@ function locate(haystack: string, needle: string, from: number): number {
 /** Splits a text into sentences (wink-nlp), with offsets into the text and their content-word stems. */
 export function analyse(text: string): Sentence[] {
   const out: Sentence[] = [];
+  const nlp = getNlp();
+  const its = nlp.its;
   // wink is fastest on moderate inputs: feed it paragraph blocks of bounded size.
   const blocks = splitBlocks(forWink(text), MAX_TOKENS_PER_CALL);
   for (const block of blocks) {
-    const doc = getNlp().readDoc(block.text);
-    const its = getNlp().its;
+    const doc = nlp.readDoc(block.text);
+    // Each property read once for all tokens, rather than through an item object per token and property.
+    const tokens = doc.tokens();
+    const values = tokens.out();
+    const types = tokens.out(its.type);
+    const stops = tokens.out(its.stopWordFlag) as unknown as boolean[];
+    const normals = tokens.out(its.normal);
+    const tags = tokens.out(its.pos);
+    // A stem depends on the token's text alone; only content words need one.
+    const stems = new Map<string, string>();
+    const stemAt = (i: number) => {
+      let stem = stems.get(values[i]!);
+      if (stem === undefined) {
+        stem = tokens.itemAt(i).out(its.stem as unknown as ItsFunction<string>);
+        stems.set(values[i]!, stem);
+      }
+      return stem;
+    };
     let cursor = 0;
     doc.sentences().each((s: ItemSentence) => {
       const trimmed = s.out().trim();
@@ -150,24 +170,24 @@ export function analyse(text: string): Sentence[] {
         run = [];
         runEndsNoun = false;
       };
-      s.tokens().each((tok: ItemToken) => {
-        const type = tok.out(its.type);
+      const [first, last] = s.out(its.span) as unknown as [number, number];
+      for (let i = first; i <= last; i++) {
+        const type = types[i];
         if (type !== 'word' && type !== 'number' && type !== 'ordinal') {
           flush();
-          return;
+          continue;
         }
         words++;
-        const stop = tok.out(its.stopWordFlag) as unknown as boolean;
-        const normal = tok.out(its.normal);
-        if (!stop && type === 'word' && normal.length > 1)
-          terms.push(tok.out(its.stem as unknown as ItsFunction<string>));
+        const stop = stops[i];
+        const normal = normals[i]!;
+        if (!stop && type === 'word' && normal.length > 1) terms.push(stemAt(i));
         else if (type !== 'word') terms.push(normal);
-        const pos = tok.out(its.pos);
+        const pos = tags[i]!;
         if (!stop && NOUNISH.has(pos) && type === 'word' && normal.length > 2) {
-          run.push(tok.out());
+          run.push(values[i]!);
           runEndsNoun = pos !== 'ADJ';
         } else flush();
-      });
+      }
       flush();
       const start = block.offset + at;
       const end = Math.min(text.length, start + trimmed.length);
