@@ -62,7 +62,8 @@ describe('CanvasClient against the emulator', () => {
   });
 
   it('requests the numbered pages after the first together, in order', async () => {
-    emu.setLatency(60);
+    // Long enough that the five requests overlap even on a busy machine (60 ms flaked at load 5+).
+    emu.setLatency(400);
     const c = client({ perPage: 2 });
     const courses = await c.listActiveCourses();
     expect(courses).toHaveLength(12);
