@@ -4,8 +4,11 @@ import { createCanvas } from '@napi-rs/canvas';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MSG } from '@studybuddy/shared/messages';
 import { ExtractionError, megapixels, type ExtractOptions, type ExtractResult } from './extract-types.ts';
-import { canvasToPgm, ocrImage } from './ocr.ts';
 import { checkPdfStreams, hasPdfHeader } from './pdf-limits.ts';
+
+// The OCR engine and image decoder (tesseract.js, sharp) load with the first scanned page: a worker that only
+// reads text PDFs, or refuses files that are no PDF, never holds them.
+const ocr = () => import('./ocr.ts');
 
 const require = createRequire(import.meta.url);
 const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -108,7 +111,7 @@ async function renderPage(pdf: PDFDocumentProxy, pageNumber: number, maxPixels: 
   const params = { canvas, canvasContext: ctx, viewport } as unknown as Parameters<typeof page.render>[0];
   await page.render(params).promise;
   page.cleanup();
-  return canvasToPgm(ctx, canvas.width, canvas.height);
+  return (await ocr()).canvasToPgm(ctx, canvas.width, canvas.height);
 }
 
 /**
@@ -155,9 +158,10 @@ async function readPages(pdf: PDFDocumentProxy, opts: ExtractOptions): Promise<E
         continue;
       }
       opts.onOcrStart(n, pages);
-      const ocr = await ocrImage(await renderPage(pdf, n, opts.maxPixels));
+      const { ocrImage } = await ocr();
+      const read = await ocrImage(await renderPage(pdf, n, opts.maxPixels));
       // Keep what the text layer had when OCR found nothing better (e.g. a page with just a title).
-      const best = countAlnum(ocr.text) >= countAlnum(text) ? ocr.text : text;
+      const best = countAlnum(read.text) >= countAlnum(text) ? read.text : text;
       opts.onPage({ page: n, unit: 'page', label: `page ${n}`, text: best, method: 'ocr' });
     }
     return {};
