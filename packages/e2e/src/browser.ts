@@ -22,6 +22,8 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 
 /** Fails when axe finds a serious or critical accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // A modal or toast still fading in has low contrast for a moment: judge the page once its transitions end.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) {
