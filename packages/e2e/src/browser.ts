@@ -22,8 +22,17 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 
 /** Fails when axe finds a serious or critical accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
-  // A modal or toast still fading in has low contrast for a moment: judge the page once its transitions end.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  // A modal or toast still fading in has low contrast for a moment: judge the page once its finite transitions
+  // end (spinners never do), waiting at most 2 s of real time (a test may have frozen the page's clock).
+  const settled = page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+  await Promise.race([settled.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) {
