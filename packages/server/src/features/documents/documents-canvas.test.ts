@@ -78,7 +78,8 @@ describe('Canvas files of a course (against the Canvas emulator)', () => {
       url: `/api/documents/${doc.id}/process`,
       headers: { cookie: ada.cookie },
     });
-    expect(start.json().document.status).toBe('queued');
+    // The queue may already have claimed it by the time the answer is built.
+    expect(['queued', 'extracting', 'summarising', 'done']).toContain(start.json().document.status);
     const { doc: done } = await waitFor(t.app, ada, doc.id);
     expect(done).toMatchObject({ status: 'done', processed: true, hasText: true, source: 'canvas' });
     const content = await t.app.inject({
