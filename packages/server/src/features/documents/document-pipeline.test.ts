@@ -107,7 +107,8 @@ describe('processing pipeline', () => {
       url: `/api/documents/${document.id}/process`,
       headers: { cookie: ada.cookie },
     });
-    expect(retry.json().document.status).toBe('queued');
+    // The queue may already have claimed it by the time the answer is built.
+    expect(['queued', 'extracting', 'summarising', 'failed']).toContain(retry.json().document.status);
     const again = await waitFor(t.app, ada, document.id);
     expect(again.doc.status).toBe('failed');
   }, 60_000);
