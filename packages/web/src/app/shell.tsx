@@ -12,7 +12,7 @@ import type { OwnProfile } from '@studybuddy/shared/session';
 import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { NotificationBadge } from '../features/social/notification-badge.tsx';
-import { FriendsUnreadBadge } from '../features/chat/unread-badge.tsx';
+import { FriendsUnreadBadge } from '../features/conversations/index.ts';
 import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 
 // Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { useSession } from '../auth/use-session.ts';
-import { chatApi, chatKeys } from './chat-api.ts';
+import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationView } from './conversation-view.tsx';
 
@@ -14,11 +14,15 @@ interface Props {
 }
 
 /** The one-to-one chat with a friend (right pane of /friends): text, images and voice, live. */
-export default function ChatPane({ friendId, onBack }: Props) {
+export function ChatPane({ friendId, onBack }: Props) {
   const session = useSession();
   const me = session.data?.user?.id;
   const chatId = me ? chatIdFor(me, friendId) : '';
-  const info = useQuery({ queryKey: chatKeys.info(chatId), queryFn: () => chatApi.info(chatId), enabled: !!chatId });
+  const info = useQuery({
+    queryKey: conversationKeys.info(chatId),
+    queryFn: () => conversationsApi.info(chatId),
+    enabled: !!chatId,
+  });
 
   if (info.error) {
     return (

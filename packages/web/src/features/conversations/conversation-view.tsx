@@ -6,7 +6,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, REALTIME_TIMING } from '@studybuddy/shared/realtime';
 import { useRealtimeEvent, useRealtimeTopic } from '../../lib/realtime.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
-import { chatApi, chatKeys } from './chat-api.ts';
+import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { Composer } from './composer.tsx';
 import { markOpen } from './message-cache.ts';
 import { MessageList } from './message-list.tsx';
@@ -30,8 +30,8 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
   const client = useQueryClient();
   const { kind, id } = conversation;
   const history = useInfiniteQuery({
-    queryKey: chatKeys.messages(conversation),
-    queryFn: ({ pageParam }) => chatApi.history(conversation, pageParam),
+    queryKey: conversationKeys.messages(conversation),
+    queryFn: ({ pageParam }) => conversationsApi.history(conversation, pageParam),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (oldest) => (oldest.hasMore ? oldest.messages[0]?.cursor : undefined),
     staleTime: Infinity,
@@ -68,10 +68,10 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
     const read = () => {
       if (document.visibilityState !== 'visible' || marked.current >= newestOther) return;
       marked.current = newestOther;
-      chatApi.markRead({ kind, id }).then(
+      conversationsApi.markRead({ kind, id }).then(
         () => {
           if (kind !== 'chat') return;
-          client.setQueryData<UnreadCounts>(chatKeys.unread, (d) => {
+          client.setQueryData<UnreadCounts>(conversationKeys.unread, (d) => {
             if (!d) return d;
             const byFriend = Object.fromEntries(Object.entries(d.byFriend).filter(([f]) => !id.split('_').includes(f)));
             return { total: Object.values(byFriend).reduce((a, b) => a + b, 0), byFriend };

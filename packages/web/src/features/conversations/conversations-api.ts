@@ -12,7 +12,7 @@ import type {
 import { api, ApiRequestError } from '../../lib/api.ts';
 
 /** Query keys of chats and messages (groups use the messages keys too). */
-export const chatKeys = {
+export const conversationKeys = {
   all: ['chat'] as const,
   unread: ['chat', 'unread'] as const,
   list: ['chat', 'list'] as const,
@@ -24,7 +24,7 @@ export const chatKeys = {
 export const conversationBase = (ref: ConversationRef) =>
   `/api/${ref.kind === 'chat' ? 'chats' : 'groups'}/${encodeURIComponent(ref.id)}`;
 
-export const chatApi = {
+export const conversationsApi = {
   unread: () => api<UnreadCounts>('/api/chats/unread'),
   list: () => api<ChatList>('/api/chats'),
   info: (chatId: string) => api<ChatInfo>(`/api/chats/${encodeURIComponent(chatId)}`),

@@ -6,7 +6,7 @@ import { previewOf } from '@studybuddy/shared/chat';
 import type { GroupList } from '@studybuddy/shared/groups';
 import { realtime, useRealtimeConnection, useRealtimeEvent, useRealtimeStatus } from '../../lib/realtime.ts';
 import { groupKeys } from '../groups/groups-api.ts';
-import { chatKeys } from './chat-api.ts';
+import { conversationKeys } from './conversations-api.ts';
 import { insertMessage, isOpen } from './message-cache.ts';
 import { outbox } from './outbox.ts';
 
@@ -43,10 +43,10 @@ export function useChatChannel(me: string | undefined): void {
       lastMessageSender: message.senderId,
     };
     if (ref.kind === 'chat') {
-      client.setQueryData<ChatList>(chatKeys.list, (d) =>
+      client.setQueryData<ChatList>(conversationKeys.list, (d) =>
         d ? { chats: d.chats.map((c) => (c.chatId === ref.id ? { ...c, ...last } : c)) } : d,
       );
-      client.setQueryData<ChatInfo>(chatKeys.info(ref.id), (d) => (d ? { ...d, ...last } : d));
+      client.setQueryData<ChatInfo>(conversationKeys.info(ref.id), (d) => (d ? { ...d, ...last } : d));
       return;
     }
     const mine = message.senderId === me;
@@ -66,14 +66,14 @@ export function useChatChannel(me: string | undefined): void {
   useRealtimeEvent('unread.changed', (e) => {
     if (e.conversation.kind === 'chat' && e.friendId) {
       const friendId = e.friendId;
-      client.setQueryData<UnreadCounts>(chatKeys.unread, (d) => {
+      client.setQueryData<UnreadCounts>(conversationKeys.unread, (d) => {
         if (!d) return d;
         const byFriend = { ...d.byFriend };
         if (e.count > 0) byFriend[friendId] = e.count;
         else delete byFriend[friendId];
         return { total: sum(byFriend), byFriend };
       });
-      client.setQueryData<ChatList>(chatKeys.list, (d) =>
+      client.setQueryData<ChatList>(conversationKeys.list, (d) =>
         d ? { chats: d.chats.map((c) => (c.chatId === e.conversation.id ? { ...c, unread: e.count } : c)) } : d,
       );
     } else {
@@ -86,7 +86,7 @@ export function useChatChannel(me: string | undefined): void {
   useRealtimeEvent('chat.updated', (e) => {
     const read = e.read;
     if (e.conversation.kind !== 'chat' || !read || read.userId === me) return;
-    client.setQueryData<ChatInfo>(chatKeys.info(e.conversation.id), (d) =>
+    client.setQueryData<ChatInfo>(conversationKeys.info(e.conversation.id), (d) =>
       d ? { ...d, friendLastRead: Math.max(d.friendLastRead, read.cursor) } : d,
     );
   });
@@ -95,18 +95,18 @@ export function useChatChannel(me: string | undefined): void {
     void client.invalidateQueries({ queryKey: groupKeys.lists });
     void client.invalidateQueries({ queryKey: groupKeys.detail(e.groupId) });
     if (e.change === 'left' || e.change === 'deleted') {
-      client.removeQueries({ queryKey: chatKeys.messages({ kind: 'group', id: e.groupId }) });
+      client.removeQueries({ queryKey: conversationKeys.messages({ kind: 'group', id: e.groupId }) });
     }
   });
 
   useEffect(
     () =>
       realtime.onResync((full) => {
-        void client.invalidateQueries({ queryKey: chatKeys.unread });
-        void client.invalidateQueries({ queryKey: chatKeys.list });
+        void client.invalidateQueries({ queryKey: conversationKeys.unread });
+        void client.invalidateQueries({ queryKey: conversationKeys.list });
         void client.invalidateQueries({ queryKey: ['chat', 'info'] });
         void client.invalidateQueries({ queryKey: groupKeys.all });
-        if (full) void client.invalidateQueries({ queryKey: chatKeys.messagesAll });
+        if (full) void client.invalidateQueries({ queryKey: conversationKeys.messagesAll });
       }),
     [client],
   );

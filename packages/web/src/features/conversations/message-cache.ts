@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
-import { chatKeys } from './chat-api.ts';
+import { conversationKeys } from './conversations-api.ts';
 
 /** Infinite history: pages[0] is the newest page, each page oldest first. */
 export type History = InfiniteData<MessagePage, number | undefined>;
@@ -9,7 +9,7 @@ const sameRef = (a: ConversationRef, b: ConversationRef) => a.kind === b.kind &&
 
 /** Puts a message into its conversation's loaded history once (by id), in cursor order. */
 export function insertMessage(client: QueryClient, message: ChatMessage): void {
-  client.setQueryData<History>(chatKeys.messages(message.conversation), (data) => {
+  client.setQueryData<History>(conversationKeys.messages(message.conversation), (data) => {
     if (!data?.pages.length) return data;
     if (data.pages.some((p) => p.messages.some((m) => m.id === message.id))) return data;
     const pages = data.pages.slice();

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
-import { chatApi } from './chat-api.ts';
+import { conversationsApi } from './conversations-api.ts';
 
 /**
  * Messages of this tab not acknowledged yet. Each has the id the server stores it under, so sending it again
@@ -169,7 +169,7 @@ class Outbox {
     if (entry.type !== 'text' && !entry.url) {
       let url: string;
       try {
-        url = (await chatApi.attach(entry.conversation, entry.type, entry.file!)).url;
+        url = (await conversationsApi.attach(entry.conversation, entry.type, entry.file!)).url;
       } catch (err) {
         throw new Stage('upload', err);
       }
@@ -178,7 +178,11 @@ class Outbox {
       content = url;
     }
     try {
-      const res = await chatApi.send(entry.conversation, { id: entry.id, type: entry.type, content: content ?? '' });
+      const res = await conversationsApi.send(entry.conversation, {
+        id: entry.id,
+        type: entry.type,
+        content: content ?? '',
+      });
       return res.message;
     } catch (err) {
       throw new Stage('send', err);

@@ -1,7 +1,7 @@
 import { Badge, VisuallyHidden } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
 import { useSession } from '../auth/use-session.ts';
-import { useChatChannel } from './use-chat-live.ts';
+import { useChatChannel } from './live-handlers.ts';
 import { formatUnread, useFriendUnread, useUnreadCounts } from './use-unread.ts';
 
 /** An unread count ('99+' above 99); nothing when zero. */

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { unreadLabel } from '@studybuddy/shared/chat';
-import { chatApi, chatKeys } from './chat-api.ts';
+import { conversationsApi, conversationKeys } from './conversations-api.ts';
 
 /**
  * Unread messages per friend and in total (spec §2 Friends badge). Kept live by the real-time channel
  * (`unread.changed`), refetched after every reconnect and every 5 s while the socket cannot open.
  */
 export function useUnreadCounts() {
-  return useQuery({ queryKey: chatKeys.unread, queryFn: chatApi.unread, staleTime: 60_000 });
+  return useQuery({ queryKey: conversationKeys.unread, queryFn: conversationsApi.unread, staleTime: 60_000 });
 }
 
 /** Unread messages from one friend (0 when none). */

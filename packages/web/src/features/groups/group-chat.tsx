@@ -3,8 +3,7 @@ import { ActionIcon, Alert, Center, Group, Loader, Tooltip } from '@mantine/core
 import { useQuery } from '@tanstack/react-query';
 import { LogOut, UserPlus, Users } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
-import { ConversationHeader } from '../chat/conversation-header.tsx';
-import { ConversationView } from '../chat/conversation-view.tsx';
+import { ConversationHeader, ConversationView } from '../conversations/index.ts';
 import { AddMembersModal } from './add-members-modal.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 import { LeaveGroupModal } from './leave-group-modal.tsx';

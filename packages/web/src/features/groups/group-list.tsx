@@ -2,7 +2,7 @@ import { Avatar, NavLink, Stack, Text } from '@mantine/core';
 import { Flame, Users } from 'lucide-react';
 import type { GroupSummary } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
-import { UnreadBadge } from '../chat/unread-badge.tsx';
+import { UnreadBadge } from '../conversations/index.ts';
 
 /** The groups of one kind with their last message and unread count. */
 export function GroupList({

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MSG } from '@studybuddy/shared/messages';
-import { chatKeys } from '../chat/chat-api.ts';
+import { conversationKeys } from '../conversations/index.ts';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
 /** Leave (spec §2, §4): asks first; leaving removes the membership and closes the chat. */
@@ -22,7 +22,7 @@ export function LeaveGroupModal({
     mutationFn: () => groupsApi.leave(groupId),
     onSuccess: () => {
       client.removeQueries({ queryKey: groupKeys.detail(groupId) });
-      client.removeQueries({ queryKey: chatKeys.messages({ kind: 'group', id: groupId }) });
+      client.removeQueries({ queryKey: conversationKeys.messages({ kind: 'group', id: groupId }) });
       void client.invalidateQueries({ queryKey: groupKeys.lists });
       notifications.show({ color: 'green', message: MSG.groups.left });
       onLeft();

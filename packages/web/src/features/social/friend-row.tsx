@@ -2,7 +2,7 @@ import { ActionIcon, Avatar, Group, Menu, NavLink } from '@mantine/core';
 import { EllipsisVertical, UserMinus, UserRound } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Friend } from '@studybuddy/shared/social';
-import { FriendUnreadBadge } from '../chat/unread-badge.tsx';
+import { FriendUnreadBadge } from '../conversations/index.ts';
 
 interface Props {
   friend: Friend;

@@ -8,7 +8,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Friend, FriendsList } from '@studybuddy/shared/social';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
-import ChatPane from '../chat/chat-pane.tsx';
+import { ChatPane } from '../conversations/index.ts';
 import { ChatSlot } from './chat-slot.tsx';
 import { FriendRow } from './friend-row.tsx';
 import { ProfileModal } from './profile-modal.tsx';
