@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import type { AppContext } from './platform/context.ts';
 import { installErrorHandling } from './platform/errors.ts';
+import { installApiDocs } from './platform/openapi.ts';
+import { installFairShare } from './platform/fair-share.ts';
 import { createLifecycle, installLifecycle } from './platform/lifecycle.ts';
 import { loggerOptions, type LogStream } from './platform/logger.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
@@ -17,7 +19,7 @@ import { realtimeRoutes } from './platform/realtime/realtime.routes.ts';
 import { installSecurityHeaders } from './platform/security-headers.ts';
 import { installSpa } from './platform/spa.ts';
 import { createStorage } from './platform/storage/create-storage.ts';
-import { installSessionResolver } from './features/auth/session.ts';
+import { installSessionResolver, SESSION_COOKIE } from './features/auth/session.ts';
 import { sessionRoutes } from './features/auth/session.routes.ts';
 import { avatarRoutes } from './features/avatars/avatars.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
@@ -51,6 +53,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   installRequestContext(app);
   installErrorHandling(app);
+  await installApiDocs(app);
   installSecurityHeaders(app, config.publicUrl);
   // Only JSON and multipart bodies are accepted; anything else is a 415.
   app.removeContentTypeParser('text/plain');
@@ -85,6 +88,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // external
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
+  installFairShare(
+    app,
+    { perClient: config.limits.requestsPerClient, perIp: config.limits.requestsPerIp, waiting: 1000 },
+    SESSION_COOKIE,
+  );
   // platform
   installSameOriginGuard(app, config.publicUrl);
   installSessionResolver(app, ctx.db);

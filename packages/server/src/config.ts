@@ -53,6 +53,10 @@ export interface Limits {
   friendRequestsPerDay: number;
   /** Feedback messages per IP per hour. QUOTA_FEEDBACK_PER_HOUR */
   feedbackPerHour: number;
+  /** API requests in work at once per session, or per IP without one (platform/fair-share). REQUESTS_IN_FLIGHT_PER_CLIENT */
+  requestsPerClient: number;
+  /** API requests in work at once per IP, all its sessions together. REQUESTS_IN_FLIGHT_PER_IP */
+  requestsPerIp: number;
 }
 
 /** Where `/metrics` is exposed (platform/metrics): with a bearer token, on a port of its own, or not at all. */
@@ -178,6 +182,8 @@ export function loadLimits(env: Env = {}): Limits {
     socketsPerStudent: positiveInt(env, 'QUOTA_SOCKETS', 20),
     friendRequestsPerDay: positiveInt(env, 'QUOTA_FRIEND_REQUESTS_PER_DAY', 100),
     feedbackPerHour: positiveInt(env, 'QUOTA_FEEDBACK_PER_HOUR', 20),
+    requestsPerClient: positiveInt(env, 'REQUESTS_IN_FLIGHT_PER_CLIENT', 8),
+    requestsPerIp: positiveInt(env, 'REQUESTS_IN_FLIGHT_PER_IP', 64),
   };
 }
 

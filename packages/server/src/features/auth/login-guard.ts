@@ -67,6 +67,18 @@ const done: LoginAttempt = { succeeded: async () => {}, failed: async () => {} }
 
 export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: number; now?: () => Date }): LoginGuard {
   const now = opts.now ?? (() => new Date());
+  // Locks this instance has seen, so a burst against a locked subject is refused without a query each time.
+  // Only a cache: the database stays the truth, which every instance reads before its first refusal.
+  const knownLocks = new Map<string, number>();
+  const remember = (subject: Subject, until: number, at: Date) => {
+    if (knownLocks.size >= 10_000) {
+      for (const [name, end] of knownLocks) if (end <= at.getTime()) knownLocks.delete(name);
+      if (knownLocks.size >= 10_000) knownLocks.clear();
+    }
+    knownLocks.set(subject.name, Math.max(until, knownLocks.get(subject.name) ?? 0));
+  };
+  const knownUntil = (subjects: Subject[], at: Date) =>
+    Math.max(0, ...subjects.map((s) => knownLocks.get(s.name) ?? 0).filter((end) => end > at.getTime()));
 
   const refuse = (reply: FastifyReply, at: Date, until: number): never => {
     reply.header('Retry-After', String(Math.max(1, Math.ceil((until - at.getTime()) / 1000))));
@@ -82,10 +94,11 @@ export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: num
     for (const s of subjects) {
       const lock = byKey.get(keyOf(s, 'lock'));
       const day = byKey.get(keyOf(s, 'day'));
-      if (lock && lock.windowEndsAt > at) until = Math.max(until, lock.windowEndsAt.getTime());
-      if (day && day.windowEndsAt > at && day.count >= s.rule.perDay) {
-        until = Math.max(until, day.windowEndsAt.getTime());
-      }
+      let end = 0;
+      if (lock && lock.windowEndsAt > at) end = lock.windowEndsAt.getTime();
+      if (day && day.windowEndsAt > at && day.count >= s.rule.perDay) end = Math.max(end, day.windowEndsAt.getTime());
+      if (end) remember(s, end, at);
+      until = Math.max(until, end);
     }
     return until;
   }
@@ -112,6 +125,8 @@ export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: num
             { name: `account:${who.email.toLowerCase()}`, rule: LOGIN_GUARD_RULES.account },
             { name: `ip:${who.ip}`, rule: LOGIN_GUARD_RULES.ip },
           ];
+      const known = knownUntil(subjects, at);
+      if (known) refuse(reply, at, known);
       const held = await heldUntil(subjects, at);
       if (held) refuse(reply, at, held);
 
@@ -123,6 +138,7 @@ export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: num
         if (w.count <= s.rule.perWindow) continue;
         // Exactly one attempt sees the count just over the limit: that one records the strike.
         const end = w.count === s.rule.perWindow + 1 ? await strike(s, w, at) : w.windowEndsAt.getTime();
+        remember(s, end, at);
         until = Math.max(until, end);
       }
       if (until) refuse(reply, at, until);
