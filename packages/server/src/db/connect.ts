@@ -32,7 +32,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     return {
-      db: db as unknown as Db,
+      db: db,
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
       close: () => pool.end(),
@@ -45,7 +45,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {
-    db: db as unknown as Db,
+    db: db,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
     close: () => client.close(),

@@ -52,7 +52,7 @@ export async function seedUser(db: Db, u: SeedUser): Promise<string> {
       profilePicture: u.profilePicture ?? `/api/avatars/${id}.svg`,
       hasCustomProfilePicture: complete,
     });
-    await replaceProfileCourses(tx as unknown as Db, id, courses);
+    await replaceProfileCourses(tx, id, courses);
     if (u.coursework?.length) {
       await tx.insert(courseworkCache).values({
         userId: id,

@@ -26,6 +26,7 @@ import { hasherOf } from './password-hasher.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { resetRefusal, unusableResetCode } from './reset-refusals.ts';
 import { seal, unseal } from './sealed-value.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 /**
  * Who is asking: the client IP (rate limits), the reply (Retry-After, cookies), the browser's current session
@@ -130,11 +131,11 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
 
     /** Uses a verification code: the account becomes verified; every other verification link stops working. */
     async verifyEmail(code: string): Promise<void> {
-      const verified = await db.transaction(async (tx) => {
-        const userId = await consumeCode(tx as unknown as Db, code, 'verifyEmail');
+      const verified = await withTransaction(db, async (tx) => {
+        const userId = await consumeCode(tx, code, 'verifyEmail');
         if (!userId) return false;
-        await updateUser(tx as unknown as Db, userId, { emailVerified: true });
-        await deleteCodes(tx as unknown as Db, userId, 'verifyEmail');
+        await updateUser(tx, userId, { emailVerified: true });
+        await deleteCodes(tx, userId, 'verifyEmail');
         return true;
       });
       if (!verified) throw fail(400, 'invalid_code', MSG.verify.invalidOrExpired);
@@ -177,8 +178,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
       if (!found) throw resetRefusal.userNotFound();
       if (found.disabled) throw resetRefusal.accountDisabled();
       const passwordHash = await hasherOf(ctx).hash(password);
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await withTransaction(db, async (t) => {
         const userId = await consumeCode(t, code, 'resetPassword');
         if (!userId) throw await unusableResetCode(t, code);
         const user = await findUserById(t, userId);

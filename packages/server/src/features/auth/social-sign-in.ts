@@ -13,6 +13,7 @@ import {
   updateUser,
 } from './accounts.repository.ts';
 import type { OidcIdentity } from './oidc-client.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 /**
  * The account for a person the OIDC provider vouches for. Refused (and nothing written) when the provider
@@ -30,8 +31,7 @@ export async function socialSignIn(
   if (!universityForEmail(email)) return { error: 'invalid_domain' };
 
   const attempt = () =>
-    db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    withTransaction(db, async (t) => {
       let userId = await findIdentity(t, provider, who.subject);
       if (!userId) {
         const existing = await findUserByEmail(t, email);

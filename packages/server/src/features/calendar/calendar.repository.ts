@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { calendarFeeds, calendarGoogleTokens, profiles } from '../../db/schema.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 export type StoredGoogleTokens = typeof calendarGoogleTokens.$inferSelect;
 
@@ -15,8 +16,7 @@ export async function saveGoogleTokens(
   userId: string,
   values: { accessToken: string; refreshToken: string | null; expiresAt: Date; scope: string },
 ): Promise<void> {
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await withTransaction(db, async (tx) => {
     const { refreshToken, ...rest } = values;
     await tx
       .insert(calendarGoogleTokens)
@@ -39,8 +39,7 @@ export async function deleteGoogleTokens(db: Db, userId: string): Promise<void> 
 
 /** Disconnect: the tokens and the chosen calendar go, and the next connect asks for consent again. */
 export async function removeGoogleConnection(db: Db, userId: string): Promise<void> {
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await withTransaction(db, async (tx) => {
     await tx.delete(calendarGoogleTokens).where(eq(calendarGoogleTokens.userId, userId));
     await tx.update(profiles).set({ gcalEnabled: false }).where(eq(profiles.userId, userId));
   });

@@ -29,6 +29,7 @@ import * as repo from './documents.repository.ts';
 import { toDetailDto, toDocumentDto, toQuestionDto } from './documents.mapper.ts';
 import type { PageText } from './text-types.ts';
 import { storagePathFor, uploadsFolder } from './storage-paths.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 const CANVAS_LIST_TTL_MS = 2 * 60_000;
 const PROCESSING = new Set(['queued', 'extracting', 'ocr', 'summarising']);
@@ -132,8 +133,7 @@ export function createDocumentsService(deps: {
   ): Promise<UploadDocumentResponse> {
     let row: repo.DocumentRow;
     try {
-      row = await ctx.db.transaction(async (tx) => {
-        const txDb = tx as unknown as typeof ctx.db;
+      row = await withTransaction(ctx.db, async (txDb) => {
         const created = await repo.insertDocument(txDb, {
           ...d,
           userId,

@@ -6,6 +6,7 @@ import { storedFiles, users } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AppError } from '../../platform/errors.ts';
 import { quotaExceeded } from '../../platform/quota.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 /**
  * The storage quota (QUOTA_STORAGE_MB): every stored file of a student — course documents, chat images and
@@ -44,8 +45,7 @@ export async function storeWithinQuota<T>(
   write: () => Promise<T>,
 ): Promise<T> {
   const limit = ctx.config.limits.storageBytes;
-  const added = await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const added = await withTransaction(ctx.db, async (db) => {
     await db.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
     const [held] = await db
       .select({ size: storedFiles.size })

@@ -27,10 +27,11 @@ import {
   rightfulOwnerCollege,
   usableHotGroups,
 } from './hot-group-access.service.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 /** Spec §6 Groups: any member adds their own friends, anyone leaves; the creator is the admin. */
 
-const inTx = <T>(ctx: AppContext, fn: (db: Db) => Promise<T>) => ctx.db.transaction((tx) => fn(tx as unknown as Db));
+const inTx = <T>(ctx: AppContext, fn: (db: Db) => Promise<T>) => withTransaction(ctx.db, fn);
 
 const person = (p: { id: string; name: string | null; profilePicture: string | null }): PersonSummary => ({
   id: p.id,

@@ -3,6 +3,7 @@ import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import type { Db } from '../../db/connect.ts';
 import { courseworkCache, lmsRefreshCounts, profiles, type CourseRef } from '../../db/schema.ts';
 import { replaceProfileCourses } from '../profile/profile.service.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 export interface StoredCanvas {
   email: string;
@@ -32,8 +33,7 @@ export async function saveConnection(
   userId: string,
   values: { canvasUrl: string; tokenBox: string; courses: CourseRef[] },
 ): Promise<boolean> {
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return withTransaction(db, async (tx) => {
     const updated = await tx
       .update(profiles)
       .set({
@@ -53,8 +53,7 @@ export async function saveConnection(
 
 /** Clears the Canvas address and token and deletes the cached coursework (the imported courses stay). */
 export async function clearConnection(db: Db, userId: string): Promise<void> {
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await withTransaction(db, async (tx) => {
     await tx
       .update(profiles)
       .set({ canvasUrl: '', canvasAccessToken: '', updatedAt: new Date() })

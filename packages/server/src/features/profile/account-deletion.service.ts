@@ -5,6 +5,7 @@ import { verifyPassword } from '../../platform/passwords.ts';
 import type { SessionUser } from '../auth/session.ts';
 import { deleteUserFiles } from '../files/files.service.ts';
 import { deleteUserRow, findPasswordHash, sessionOpenedSince } from './profile.repository.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 /** A social-only account (no password) confirms deletion by having signed in this recently. */
 export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
@@ -44,5 +45,5 @@ export async function deleteAccount(ctx: AppContext, user: SessionUser, password
   // Files first: if anything fails the account still exists and the user can simply try again.
   for (const cleanup of cleanups.get(ctx) ?? []) await cleanup(user.id);
   await deleteUserFiles(ctx, user.id);
-  await ctx.db.transaction(async (tx) => deleteUserRow(tx as unknown as typeof ctx.db, user.id));
+  await withTransaction(ctx.db, (tx) => deleteUserRow(tx, user.id));
 }

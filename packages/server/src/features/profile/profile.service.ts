@@ -8,7 +8,6 @@ import {
   type ProfileUpdate,
 } from '@studybuddy/shared/profile';
 import type { CourseRef, OwnProfile } from '@studybuddy/shared/session';
-import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { registerUploadTarget, userFolder } from '../files/files.service.ts';
@@ -23,6 +22,7 @@ import {
   updateProfile,
   type ProfileRow,
 } from './profile.repository.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 /** The signed-in user's own profile as the web app sees it (also used by GET /api/auth/session). */
 export function toOwnProfile(row: ProfileRow): OwnProfile {
@@ -121,8 +121,7 @@ export async function saveOwnProfile(ctx: AppContext, userId: string, input: Pro
   if (problem) throw badRequest(problem.message, problem.field);
 
   const courses = uniqueCourses(input.courses);
-  const saved = await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const saved = await withTransaction(ctx.db, async (db) => {
     const row = await updateProfile(db, userId, {
       name: input.name,
       major: input.major,

@@ -14,13 +14,12 @@ import {
   markDeclined,
   type FriendRequestRow,
 } from './requests.repository.ts';
+import { withTransaction } from '../../db/transaction.ts';
 
 const requestNotFound = () => new AppError(404, SOCIAL_ERRORS.requestNotFound, MSG.match.requestNotFound);
 
 /** Runs `fn` in one transaction: every rule below writes all of its rows or none. */
-function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => fn(tx as unknown as Db));
-}
+const inTransaction = withTransaction;
 
 /** A unique violation, however the driver (pg, PGlite) or Drizzle wraps it. */
 function isUniqueViolation(err: unknown): boolean {
