@@ -19,6 +19,8 @@ export const PUBLIC_MSG = {
     logoutFailed: 'An error occurred during logout. Please try again.',
     viewProfile: 'View Profile',
     logout: 'Logout',
+    /** The name of a toast's close button. */
+    closeToast: 'Close',
   },
   signup: {
     invalidDomain: 'Invalid email domain. Please use your university email to sign up.',

@@ -11,9 +11,10 @@ import { ROUTES } from '@studybuddy/shared/routes';
 import type { OwnProfile } from '@studybuddy/shared/session';
 import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
-import { NotificationBadge } from '../features/social/notification-badge.tsx';
 import { FriendsUnreadBadge } from '../features/conversations/index.ts';
+import { NotificationBadge } from '../features/social/index.ts';
 import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
+import { RealtimeProvider } from './realtime-provider.tsx';
 
 // Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.
 const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
@@ -38,85 +39,87 @@ export function Shell({ profile }: { profile: OwnProfile }) {
   };
 
   return (
-    <AppShell
-      header={{ height: 56, collapsed: !isMobile }}
-      navbar={{ width: LIMITS.sidebarWidthPx, breakpoint: BREAKPOINT, collapsed: { mobile: !opened } }}
-      padding="md"
-    >
-      <AppShell.Header px="md" hidden={!isMobile}>
-        <Group h="100%" gap="sm">
-          <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" />
-          <Text fw={700}>StudyBuddy</Text>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Main navigation" inert={isMobile && !opened}>
-        <AppShell.Section>
-          {!isMobile && (
-            <Text fw={800} size="xl" c="indigo" px="sm" py="xs">
-              StudyBuddy
-            </Text>
-          )}
-        </AppShell.Section>
-        <AppShell.Section grow mt="sm">
-          <Stack gap={4}>
-            {NAV_LINKS.map((link) => {
-              const { label, to, icon: Icon } = link;
-              const active = isNavLinkActive(link, location.pathname);
-              return (
-                <NavLink
-                  key={to}
-                  component={Link}
-                  to={to}
-                  label={label}
-                  leftSection={<Icon size={18} aria-hidden />}
-                  active={active}
-                  aria-current={active ? 'page' : undefined}
-                  rightSection={
-                    to === ROUTES.notifications ? (
-                      <NotificationBadge />
-                    ) : to === ROUTES.friends ? (
-                      <FriendsUnreadBadge />
-                    ) : undefined
-                  }
-                  onClick={close}
-                />
-              );
-            })}
-          </Stack>
-        </AppShell.Section>
-        <AppShell.Section>
-          <Menu position="top-start" width={220}>
-            <Menu.Target>
-              <UnstyledButton w="100%" p="xs" aria-label="Account menu">
-                <Group gap="sm" wrap="nowrap">
-                  <Avatar src={profile.profilePicture} alt="" radius="xl" />
-                  <div style={{ minWidth: 0 }}>
-                    <Text size="sm" fw={600} truncate>
-                      {profile.name || profile.email}
-                    </Text>
-                    <Text size="xs" c="dimmed" truncate>
-                      {profile.college}
-                    </Text>
-                  </div>
-                </Group>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item component={Link} to={ROUTES.profile} leftSection={<UserRound size={16} />} onClick={close}>
-                {MSG.shell.viewProfile}
-              </Menu.Item>
-              <Menu.Item leftSection={<LogOut size={16} />} onClick={() => void logout()}>
-                {MSG.shell.logout}
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
-          <Outlet />
-        </Suspense>
-      </AppShell.Main>
-    </AppShell>
+    <RealtimeProvider me={profile.uid}>
+      <AppShell
+        header={{ height: 56, collapsed: !isMobile }}
+        navbar={{ width: LIMITS.sidebarWidthPx, breakpoint: BREAKPOINT, collapsed: { mobile: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header px="md" hidden={!isMobile}>
+          <Group h="100%" gap="sm">
+            <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" />
+            <Text fw={700}>StudyBuddy</Text>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" aria-label="Main navigation" inert={isMobile && !opened}>
+          <AppShell.Section>
+            {!isMobile && (
+              <Text fw={800} size="xl" c="indigo" px="sm" py="xs">
+                StudyBuddy
+              </Text>
+            )}
+          </AppShell.Section>
+          <AppShell.Section grow mt="sm">
+            <Stack gap={4}>
+              {NAV_LINKS.map((link) => {
+                const { label, to, icon: Icon } = link;
+                const active = isNavLinkActive(link, location.pathname);
+                return (
+                  <NavLink
+                    key={to}
+                    component={Link}
+                    to={to}
+                    label={label}
+                    leftSection={<Icon size={18} aria-hidden />}
+                    active={active}
+                    aria-current={active ? 'page' : undefined}
+                    rightSection={
+                      to === ROUTES.notifications ? (
+                        <NotificationBadge />
+                      ) : to === ROUTES.friends ? (
+                        <FriendsUnreadBadge />
+                      ) : undefined
+                    }
+                    onClick={close}
+                  />
+                );
+              })}
+            </Stack>
+          </AppShell.Section>
+          <AppShell.Section>
+            <Menu position="top-start" width={220}>
+              <Menu.Target>
+                <UnstyledButton w="100%" p="xs" aria-label="Account menu">
+                  <Group gap="sm" wrap="nowrap">
+                    <Avatar src={profile.profilePicture} alt="" radius="xl" />
+                    <div style={{ minWidth: 0 }}>
+                      <Text size="sm" fw={600} truncate>
+                        {profile.name || profile.email}
+                      </Text>
+                      <Text size="xs" c="dimmed" truncate>
+                        {profile.college}
+                      </Text>
+                    </div>
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item component={Link} to={ROUTES.profile} leftSection={<UserRound size={16} />} onClick={close}>
+                  {MSG.shell.viewProfile}
+                </Menu.Item>
+                <Menu.Item leftSection={<LogOut size={16} />} onClick={() => void logout()}>
+                  {MSG.shell.logout}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </AppShell.Section>
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
+            <Outlet />
+          </Suspense>
+        </AppShell.Main>
+      </AppShell>
+    </RealtimeProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { LIMITS } from '@studybuddy/shared/limits';
 import {
   REALTIME_TIMING,
@@ -18,8 +18,9 @@ import { api } from './api.ts';
  * exponential back-off reconnect, a resync from the last seen message cursor after every reconnect, and
  * polling every 5 s (spec §7, §9) while the socket cannot open.
  *
- * Features listen with `useRealtimeEvent(type, fn)`; what they should refetch after a gap they register with
- * `onResync(fn)`. Events of other features are applied to the TanStack Query cache here (see applyCommon).
+ * The app opens it (app/realtime-provider.tsx) and registers each feature's `LiveHandlers`, which apply that
+ * feature's events to the TanStack Query cache and refetch what may be stale after a gap (`onResync`). Screens
+ * listen with `useRealtimeEvent(type, fn)` while mounted. This module knows no feature's query keys.
  */
 
 export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'polling';
@@ -30,7 +31,7 @@ const MAX_BACKOFF_ATTEMPT = Math.ceil(Math.log2(REALTIME_TIMING.backoffMaxMs / R
 type Handler<K extends RealtimeEventType> = (event: Extract<RealtimeEvent, { type: K }>) => void;
 type AnyHandler = (event: RealtimeEvent) => void;
 
-class RealtimeClient {
+export class RealtimeClient {
   private ws: WebSocket | null = null;
   private users = 0;
   private statusValue: RealtimeStatus = 'idle';
@@ -278,44 +279,17 @@ class RealtimeClient {
 /** The one channel of this tab. */
 export const realtime = new RealtimeClient();
 
-/** Other features' keys refreshed by their events (they refetch only when on screen). */
-function applyCommon(client: QueryClient, ownId: () => string | undefined) {
-  const offs = [
-    realtime.on('friendRequest.changed', () => void client.invalidateQueries({ queryKey: ['social'] })),
-    realtime.on('profile.changed', (e) => {
-      if (e.userId === ownId()) {
-        void client.invalidateQueries({ queryKey: ['session'] });
-        void client.invalidateQueries({ queryKey: ['profile'] });
-      } else {
-        void client.invalidateQueries({ queryKey: ['social'] });
-      }
-    }),
-    realtime.on('document.changed', () => void client.invalidateQueries({ queryKey: ['documents'] })),
-    realtime.onResync(() => {
-      void client.invalidateQueries({ queryKey: ['social', 'requests'] });
-      void client.invalidateQueries({ queryKey: ['social', 'friends'] });
-    }),
-  ];
-  return () => offs.forEach((off) => off());
+/** What a feature's live handlers get: the query cache to keep current, and whose channel it is. */
+export interface LiveContext {
+  client: QueryClient;
+  me: string;
 }
 
-/** Opens the channel while mounted and applies the shared events to the query cache. */
-export function useRealtimeConnection(ownId: string | undefined): void {
-  const client = useQueryClient();
-  const idRef = useRef(ownId);
-  useEffect(() => {
-    idRef.current = ownId;
-  }, [ownId]);
-  useEffect(() => {
-    if (!ownId) return;
-    const release = realtime.acquire(ownId);
-    const off = applyCommon(client, () => idRef.current);
-    return () => {
-      off();
-      release();
-    };
-  }, [client, ownId]);
-}
+/**
+ * A feature's event → cache handlers (`realtime.on`, `realtime.onResync`, `realtime.onStatus`), registered by
+ * the app while the channel is open; returns the function that removes them.
+ */
+export type LiveHandlers = (context: LiveContext) => () => void;
 
 export function useRealtimeStatus(): RealtimeStatus {
   return useSyncExternalStore(

@@ -2,7 +2,7 @@ import { Alert, Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../auth/index.ts';
 import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationView } from './conversation-view.tsx';

@@ -16,6 +16,7 @@ export const conversationKeys = {
   all: ['chat'] as const,
   unread: ['chat', 'unread'] as const,
   list: ['chat', 'list'] as const,
+  infoAll: ['chat', 'info'] as const,
   info: (chatId: string) => ['chat', 'info', chatId] as const,
   messagesAll: ['chat', 'messages'] as const,
   messages: (ref: ConversationRef) => ['chat', 'messages', ref.kind, ref.id] as const,

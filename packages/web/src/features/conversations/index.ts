@@ -3,4 +3,6 @@ export { ChatPane } from './chat-pane.tsx';
 export { ConversationHeader } from './conversation-header.tsx';
 export { ConversationView } from './conversation-view.tsx';
 export { conversationKeys } from './conversations-api.ts';
+export { conversationsLive } from './live-handlers.ts';
+export { isOpen } from './message-cache.ts';
 export { FriendsUnreadBadge, FriendUnreadBadge, UnreadBadge } from './unread-badge.tsx';

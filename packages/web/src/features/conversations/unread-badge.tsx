@@ -1,7 +1,5 @@
 import { Badge, VisuallyHidden } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
-import { useSession } from '../auth/use-session.ts';
-import { useChatChannel } from './live-handlers.ts';
 import { formatUnread, useFriendUnread, useUnreadCounts } from './use-unread.ts';
 
 /** An unread count ('99+' above 99); nothing when zero. */
@@ -15,13 +13,8 @@ export function UnreadBadge({ count, testId }: { count: number; testId?: string 
   );
 }
 
-/**
- * The sidebar Friends badge: unread messages of all friends. The shell always shows it, so it also holds the
- * tab's real-time channel open.
- */
+/** The sidebar Friends badge: unread messages of all friends. */
 export function FriendsUnreadBadge() {
-  const session = useSession();
-  useChatChannel(session.data?.user?.id);
   return <UnreadBadge count={useUnreadCounts().data?.total ?? 0} testId="friends-unread-badge" />;
 }
 

@@ -7,7 +7,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../auth/index.ts';
 import { CourseSidebar } from './course-sidebar.tsx';
 import { applyFilters, DocumentFilters, NO_FILTERS, type Filters } from './document-filters.tsx';
 import { DocumentList } from './document-list.tsx';

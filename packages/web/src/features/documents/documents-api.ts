@@ -15,7 +15,7 @@ import { api } from '../../lib/api.ts';
 import { startUpload, type UploadSnapshot, type UploadTask } from '../../lib/upload.ts';
 
 /**
- * Query keys: everything under ['documents'], so a `document.changed` event (lib/realtime.ts) refreshes
+ * Query keys: everything under ['documents'], so a `document.changed` event (live-handlers.ts) refreshes
  * whatever is on screen. Polling covers processing too, in case the socket is down.
  */
 export const documentKeys = {

@@ -9,7 +9,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { useRealtimeEvent } from '../../lib/realtime.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../auth/index.ts';
 import { CreateGroupModal } from './create-group-modal.tsx';
 import { GroupChat } from './group-chat.tsx';
 import { GroupList } from './group-list.tsx';

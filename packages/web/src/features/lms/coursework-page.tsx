@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { filterCoursework, groupOptions, sortCoursework } from '@studybuddy/shared/coursework-filters';
 import { MSG } from '@studybuddy/shared/messages';
 import { PageHeader } from '../../ui/page-header.tsx';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../auth/index.ts';
 import { CalendarActions } from '../calendar/calendar-actions.tsx';
 import { ExportBar } from '../calendar/export-bar.tsx';
 import { FeedModal } from '../calendar/feed-modal.tsx';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConnectResponse, LmsStatus } from '@studybuddy/shared/lms';
 import { api } from '../../lib/api.ts';
-import { SESSION_KEY } from '../auth/use-session.ts';
+import { SESSION_KEY } from '../auth/index.ts';
 import { clearCourseworkCache } from './coursework-cache.ts';
 
 /** The browser's IANA time zone: the server counts forced refreshes per day of the user's own calendar. */

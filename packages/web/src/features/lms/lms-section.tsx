@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '
 import { CheckCircle2, Link2, Unlink } from 'lucide-react';
 import type { CourseRefOut } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../auth/index.ts';
 import { FeatureModal, TokenModal } from './connect-modals.tsx';
 import { useDisconnectCanvas, useLmsStatus } from './lms-api.ts';
 import { lmsToast } from './lms-toast.ts';

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PROFILE_API, type NotificationSettings, type ProfileUpdate } from '@studybuddy/shared/profile';
 import type { OwnProfile } from '@studybuddy/shared/session';
 import { api } from '../../lib/api.ts';
-import { announceSessionChange, SESSION_KEY } from '../auth/use-session.ts';
+import { announceSessionChange, SESSION_KEY } from '../auth/index.ts';
 
 export const PROFILE_KEY = ['profile'] as const;
 

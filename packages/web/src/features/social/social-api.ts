@@ -9,10 +9,7 @@ import type {
 } from '@studybuddy/shared/social';
 import { api } from '../../lib/api.ts';
 
-/**
- * Query keys of the social feature. The real-time client invalidates `socialKeys.requests` and
- * `socialKeys.friends` on `friendRequest.changed` (see FRIEND_REQUEST_EVENT_KEYS).
- */
+/** Query keys of the social feature (live-handlers.ts refreshes them on the real-time channel's events). */
 export const socialKeys = {
   all: ['social'] as const,
   matches: ['social', 'matches'] as const,

@@ -3,7 +3,7 @@ import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/r
 import { MSG } from '@studybuddy/shared/messages';
 import { SOCIAL_ERRORS, type MatchCandidate, type MatchPage, type RequestState } from '@studybuddy/shared/social';
 import { ApiRequestError } from '../../lib/api.ts';
-import { useSession } from '../auth/use-session.ts';
+import { useSession } from '../auth/index.ts';
 import { socialApi, socialKeys } from './social-api.ts';
 import { toast } from './toast.ts';
 

@@ -1,0 +1,2 @@
+// The groups feature's public entry (its page is loaded by the router).
+export { groupsLive } from './live-handlers.ts';

@@ -1,0 +1,50 @@
+import type { GroupList } from '@studybuddy/shared/groups';
+import { previewOf } from '@studybuddy/shared/chat';
+import { realtime, type LiveHandlers } from '../../lib/realtime.ts';
+import { conversationKeys, isOpen } from '../conversations/index.ts';
+import { groupKeys } from './groups-api.ts';
+
+/** Groups on the tab's real-time channel: the lists' last message and unread counts, membership changes. */
+export const groupsLive: LiveHandlers = ({ client, me }) => {
+  const offs = [
+    realtime.on('message.created', ({ message }) => {
+      const ref = message.conversation;
+      if (ref.kind !== 'group') return;
+      const last = {
+        lastMessage: previewOf(message.type, message.content),
+        lastMessageTime: message.createdAt,
+        lastMessageSender: message.senderId,
+      };
+      const mine = message.senderId === me;
+      client.setQueriesData<GroupList>({ queryKey: groupKeys.lists }, (d) =>
+        d
+          ? {
+              groups: d.groups
+                .map((g) =>
+                  g.id === ref.id ? { ...g, ...last, unread: mine || isOpen(ref) ? g.unread : g.unread + 1 } : g,
+                )
+                .sort((a, b) => (b.lastMessageTime ?? b.createdAt).localeCompare(a.lastMessageTime ?? a.createdAt)),
+            }
+          : d,
+      );
+    }),
+
+    realtime.on('unread.changed', (e) => {
+      if (e.conversation.kind !== 'group') return;
+      client.setQueriesData<GroupList>({ queryKey: groupKeys.lists }, (d) =>
+        d ? { groups: d.groups.map((g) => (g.id === e.conversation.id ? { ...g, unread: e.count } : g)) } : d,
+      );
+    }),
+
+    realtime.on('group.changed', (e) => {
+      void client.invalidateQueries({ queryKey: groupKeys.lists });
+      void client.invalidateQueries({ queryKey: groupKeys.detail(e.groupId) });
+      if (e.change === 'left' || e.change === 'deleted') {
+        client.removeQueries({ queryKey: conversationKeys.messages({ kind: 'group', id: e.groupId }) });
+      }
+    }),
+
+    realtime.onResync(() => void client.invalidateQueries({ queryKey: groupKeys.all })),
+  ];
+  return () => offs.forEach((off) => off());
+};
