@@ -9,3 +9,4 @@ export * from './schema/files.ts';
 export * from './schema/documents.ts';
 export * from './schema/lms.ts';
 export * from './schema/calendar.ts';
+export * from './schema/realtime.ts';

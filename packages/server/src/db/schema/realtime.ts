@@ -1,0 +1,25 @@
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.ts';
+import { users } from './auth.ts';
+
+/** App instances serving WebSockets, each with its last sign of life (one that stops beating is dropped). */
+export const realtimeInstances = pgTable('realtime_instances', {
+  id: text('id').primaryKey(),
+  seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Open WebSockets per student on every instance: the socket quota (QUOTA_SOCKETS) counts them all. */
+export const openSockets = pgTable(
+  'open_sockets',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    instanceId: text('instance_id')
+      .notNull()
+      .references(() => realtimeInstances.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('open_sockets_user_idx').on(t.userId), index('open_sockets_instance_idx').on(t.instanceId)],
+);
