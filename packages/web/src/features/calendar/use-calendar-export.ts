@@ -4,7 +4,6 @@ import { useSearchParams } from 'react-router';
 import { CALENDAR_RETURN, CALENDAR_RETURN_PARAM, type GoogleCalendarEntry } from '@studybuddy/shared/calendar';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
-import type { CardSelection } from '../lms/use-card-selection.ts';
 import {
   CALENDAR_STATUS_KEY,
   downloadIcs,
@@ -14,6 +13,15 @@ import {
 } from './calendar-api.ts';
 import { calendarToast } from './calendar-toast.ts';
 
+/** The host page's card selection the export drives (spec §2: clicking a card in export mode toggles it). */
+export interface ExportSelection {
+  exportMode: boolean;
+  selected: ReadonlySet<string>;
+  toggle(id: string): void;
+  enter(): void;
+  exit(): void;
+}
+
 export type ExportTarget = { kind: 'google'; calendar: GoogleCalendarEntry } | { kind: 'ics' };
 
 /**
@@ -21,7 +29,7 @@ export type ExportTarget = { kind: 'google'; calendar: GoogleCalendarEntry } | {
  * consent round trip, skipped while its token is valid), pick a calendar, select cards in export mode, Export.
  * The .ics export uses the same export mode without any Google account.
  */
-export function useCalendarExport(selection: CardSelection) {
+export function useCalendarExport(selection: ExportSelection) {
   const client = useQueryClient();
   const status = useCalendarStatus();
   const googleExport = useGoogleExport();

@@ -6,11 +6,7 @@ import { filterCoursework, groupOptions, sortCoursework } from '@studybuddy/shar
 import { MSG } from '@studybuddy/shared/messages';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useSession } from '../auth/index.ts';
-import { CalendarActions } from '../calendar/calendar-actions.tsx';
-import { ExportBar } from '../calendar/export-bar.tsx';
-import { FeedModal } from '../calendar/feed-modal.tsx';
-import { SelectCalendarModal } from '../calendar/select-calendar-modal.tsx';
-import { useCalendarExport } from '../calendar/use-calendar-export.ts';
+import { CalendarSlot, type CalendarParts } from '../calendar/index.ts';
 import { courseColor } from './course-colors.ts';
 import { CourseworkCard } from './coursework-card.tsx';
 import { CourseworkErrorOverlay, CourseworkErrorPage, TokenExpiredOverlay } from './coursework-errors.tsx';
@@ -18,7 +14,7 @@ import { CourseworkFiltersBar } from './coursework-filters-bar.tsx';
 import { useLmsStatus } from './lms-api.ts';
 import { NotConnected } from './not-connected.tsx';
 import { SkippedCourses } from './skipped-courses.tsx';
-import { useCardSelection } from './use-card-selection.ts';
+import { useCardSelection, type CardSelection } from './use-card-selection.ts';
 import { useCoursework } from './use-coursework.ts';
 import { useCourseworkPreferences } from './use-coursework-preferences.ts';
 
@@ -51,11 +47,26 @@ export default function CourseworkPage() {
 }
 
 function ConnectedCoursework({ userId }: { userId: string }) {
+  const selection = useCardSelection();
+  return (
+    <CalendarSlot selection={selection}>
+      {(calendar) => <Coursework userId={userId} selection={selection} calendar={calendar} />}
+    </CalendarSlot>
+  );
+}
+
+function Coursework({
+  userId,
+  selection,
+  calendar,
+}: {
+  userId: string;
+  selection: CardSelection;
+  calendar: CalendarParts;
+}) {
   const status = useLmsStatus();
   const cw = useCoursework(userId, status.data);
   const { prefs, update, reset } = useCourseworkPreferences(userId);
-  const selection = useCardSelection();
-  const calendar = useCalendarExport(selection);
   const [search, setSearch] = useState('');
   const [now, setNow] = useState(() => new Date());
   // The error the user closed; a new failure shows again.
@@ -97,7 +108,7 @@ function ConnectedCoursework({ userId }: { userId: string }) {
   const header = (
     <PageHeader title={MSG.coursework.title}>
       <Group gap="xs">
-        {data && <CalendarActions calendar={calendar} disabled={selection.exportMode} />}
+        {data && calendar.actions}
         <Button
           variant="default"
           leftSection={<FilterX size={16} aria-hidden />}
@@ -146,7 +157,7 @@ function ConnectedCoursework({ userId }: { userId: string }) {
     <>
       {header}
       <Stack gap="md" pos="relative">
-        <ExportBar calendar={calendar} selectedCount={selection.selected.size} />
+        {calendar.exportBar}
         <CourseworkFiltersBar
           prefs={effective}
           update={update}
@@ -230,14 +241,6 @@ function ConnectedCoursework({ userId }: { userId: string }) {
         onClose={() => setDismissedError(cw.error)}
         settingsUrl={status.data?.settings_url ?? null}
       />
-      <SelectCalendarModal
-        opened={calendar.pickerOpen}
-        onClose={calendar.closePicker}
-        onChoose={calendar.chooseCalendar}
-        onReconnect={calendar.reconnect}
-        preferredId={calendar.lastCalendarId}
-      />
-      <FeedModal opened={calendar.feedOpen} onClose={calendar.closeFeed} />
     </>
   );
 }

@@ -17,7 +17,7 @@ interface Props {
  * The profile's LMS integration section (spec §2): Connect Canvas → feature modal (terms ticked) → token
  * modal → import; when connected, Disconnect (clears token, address and cached coursework).
  */
-export default function LmsSection({ onImported }: Props) {
+export function LmsSection({ onImported }: Props) {
   const session = useSession();
   const userId = session.data?.user?.id;
   const status = useLmsStatus(!!userId);

@@ -1,7 +1,7 @@
 import { Alert, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { PlugZap } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
-import LmsSection from './lms-section.tsx';
+import { LmsSection } from './lms-section.tsx';
 
 /** The Coursework page without a Canvas connection: what it would show, and the connect flow right here. */
 export function NotConnected({ error }: { error?: string }) {

@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 
 /**
  * Card selection for the calendar export (spec §2): in export mode the flame buttons hide and clicking a card
- * toggles it. The calendar feature drives this: `enter()` after a calendar is chosen, `selected` to export,
+ * toggles it. The calendar slot drives this: `enter()` after a calendar is chosen, `selected` to export,
  * `exit()` on cancel or when done.
  */
 export function useCardSelection() {

@@ -6,7 +6,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { PROFILE_LIMITS, profileSaveProblem } from '@studybuddy/shared/profile';
 import { isProfileComplete, type OwnProfile } from '@studybuddy/shared/session';
 import { ApiRequestError } from '../../lib/api.ts';
-import LmsSection from '../lms/lms-section.tsx';
+import { LmsSection } from '../lms/index.ts';
 import { AdditionalImages } from './additional-images.tsx';
 import { CoursesEditor } from './courses-editor.tsx';
 import { PictureField } from './picture-field.tsx';
