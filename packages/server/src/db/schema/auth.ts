@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.ts';
 
 /** Accounts: one row per person who can sign in. */
@@ -52,18 +52,4 @@ export const oauthIdentities = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('oauth_identities_provider_subject').on(t.provider, t.subject)],
-);
-
-/**
- * Fixed-window counters for the abuse limits on sign-up, log-in, resend and reset (per IP and per e-mail).
- * Kept in the database so every app instance shares them; the key is a SHA-256, never the raw e-mail or IP.
- */
-export const rateLimits = pgTable(
-  'rate_limits',
-  {
-    key: text('key').primaryKey(),
-    count: integer('count').notNull(),
-    windowEndsAt: timestamp('window_ends_at', { withTimezone: true, mode: 'date' }).notNull(),
-  },
-  (t) => [index('rate_limits_window_idx').on(t.windowEndsAt)],
 );

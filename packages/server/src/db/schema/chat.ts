@@ -1,15 +1,6 @@
 import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { at, createdAt } from './columns.ts';
+import { createdAt, lastMessageColumns } from './columns.ts';
 import { users } from './auth.ts';
-
-const lastMessageColumns = () => ({
-  lastMessage: text('last_message').notNull().default(''),
-  lastMessageTime: at('last_message_time'),
-  lastMessageSender: text('last_message_sender'),
-  /** Cursor of the message the last* fields describe (keeps the newest when commits land out of order). */
-  lastMessageCursor: bigint('last_message_cursor', { mode: 'number' }).notNull().default(0),
-  lastUpdated: timestamp('last_updated', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
 
 /** One-to-one chats of spec §3; id = the two user ids sorted and joined by '_' (user_a < user_b). */
 export const chats = pgTable(
@@ -28,36 +19,12 @@ export const chats = pgTable(
   (t) => [index('chats_user_a_idx').on(t.userA), index('chats_user_b_idx').on(t.userB)],
 );
 
-/** Groups and hot groups of spec §3 (a hot group's id is `{courseId}_{itemId}`, also kept as hot_group_id). */
-export const groups = pgTable('groups', {
-  id: text('id').primaryKey(),
-  kind: text('kind', { enum: ['group', 'hot'] }).notNull(),
-  hotGroupId: text('hot_group_id').unique(),
-  name: text('name').notNull(),
-  description: text('description').notNull().default(''),
-  groupImage: text('group_image').notNull().default(''),
-  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
-  ...lastMessageColumns(),
-  createdAt: createdAt(),
-});
-
-export const groupMembers = pgTable(
-  'group_members',
-  {
-    groupId: text('group_id')
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    joinedAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
-);
-
 /**
  * Messages of every conversation. `id` is chosen by the client (the idempotency key); `cursor` is one global
  * increasing sequence clients resync from. A deleted sender leaves sender_id null and the message in place.
+ *
+ * The hand-written migration `*_search.sql` adds `search_vector` (a generated tsvector of a text message's words)
+ * and its GIN index messages_search_idx; left out here so that selects and inserts never carry it.
  */
 export const messages = pgTable(
   'messages',

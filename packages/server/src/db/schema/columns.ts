@@ -1,4 +1,14 @@
-import { timestamp } from 'drizzle-orm/pg-core';
+import { bigint, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 export const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A conversation's last message, kept on its row (chats and groups) for the lists. */
+export const lastMessageColumns = () => ({
+  lastMessage: text('last_message').notNull().default(''),
+  lastMessageTime: at('last_message_time'),
+  lastMessageSender: text('last_message_sender'),
+  /** Cursor of the message the last* fields describe (keeps the newest when commits land out of order). */
+  lastMessageCursor: bigint('last_message_cursor', { mode: 'number' }).notNull().default(0),
+  lastUpdated: timestamp('last_updated', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -55,18 +55,3 @@ export const profileCourses = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.courseKey] }), index('profile_courses_key_idx').on(t.courseKey)],
 );
-
-/** Friendships, one row per direction (a and b both have a row), so "my friends" is one indexed lookup. */
-export const connections = pgTable(
-  'connections',
-  {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    friendId: text('friend_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('connections_friend_idx').on(t.friendId)],
-);

@@ -10,7 +10,8 @@ import { users } from './auth.ts';
  * The match finder and user search also use partial indexes on `profiles` (complete profiles only), created by
  * the hand-written migration `*_social_indexes.sql`: profiles_match_recent_idx, profiles_match_major_idx,
  * profiles_match_year_idx and profiles_search_name_idx; and `*_social_course_sharers_index.sql`: profile_courses_key_user_idx
- * (course_key, user_id), for counting the students who share the viewer's courses.
+ * (course_key, user_id), for counting the students who share the viewer's courses; and `*_search.sql`:
+ * profiles_name_search_idx, a GIN index of the words of complete profiles' names (the search box).
  */
 export const friendRequests = pgTable(
   'friend_requests',
@@ -53,4 +54,19 @@ export const friendRequestMails = pgTable(
     sentAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.fromUserId, t.toUserId] })],
+);
+
+/** Friendships, one row per direction (a and b both have a row), so "my friends" is one indexed lookup. */
+export const connections = pgTable(
+  'connections',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    friendId: text('friend_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('connections_friend_idx').on(t.friendId)],
 );

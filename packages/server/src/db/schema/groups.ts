@@ -1,0 +1,30 @@
+import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { createdAt, lastMessageColumns } from './columns.ts';
+import { users } from './auth.ts';
+
+/** Groups and hot groups of spec §3 (a hot group's id is `{courseId}_{itemId}`, also kept as hot_group_id). */
+export const groups = pgTable('groups', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['group', 'hot'] }).notNull(),
+  hotGroupId: text('hot_group_id').unique(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  groupImage: text('group_image').notNull().default(''),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  ...lastMessageColumns(),
+  createdAt: createdAt(),
+});
+
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: text('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
+);
