@@ -15,3 +15,6 @@ export const feedbackInputSchema = z.object({
     .max(LIMITS.ratingMax, MSG.feedback.ratingRequired),
 });
 export type FeedbackInput = z.infer<typeof feedbackInputSchema>;
+
+/** The answer to a stored feedback (201). */
+export const feedbackCreatedSchema = z.object({ id: z.string() });

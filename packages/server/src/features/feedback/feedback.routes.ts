@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { feedbackInputSchema } from '@studybuddy/shared/feedback';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { feedbackCreatedSchema, feedbackInputSchema } from '@studybuddy/shared/feedback';
 import { MSG } from '@studybuddy/shared/messages';
 import { feedback } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { parse } from '../../platform/errors.ts';
+import { errorResponses } from '../../platform/openapi.ts';
 import { createQuota, HOUR_MS } from '../../platform/quota.ts';
 
 export function feedbackRoutes(ctx: AppContext) {
@@ -16,20 +17,32 @@ export function feedbackRoutes(ctx: AppContext) {
     windowMs: HOUR_MS,
     when: MSG.quota.tryLater,
   };
-  return async (app: FastifyInstance) => {
-    app.post('/api/feedback', async (request, reply) => {
-      const input = parse(feedbackInputSchema, request.body);
-      const userId = request.user?.emailVerified ? request.user.id : null;
-      const id = randomUUID();
-      const quotaKey = `feedback:ip:${request.ip}`;
-      await quota.consume(quotaKey, perHour);
-      try {
-        await ctx.db.insert(feedback).values({ id, userId, feedback: input.feedback, rating: input.rating });
-      } catch (err) {
-        await quota.refund(quotaKey);
-        throw err;
-      }
-      return reply.status(201).send({ id });
-    });
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/api/feedback',
+      {
+        schema: {
+          summary: 'Sends feedback (signed in or not)',
+          tags: ['feedback'],
+          body: feedbackInputSchema,
+          response: { 201: feedbackCreatedSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const input = request.body;
+        const userId = request.user?.emailVerified ? request.user.id : null;
+        const id = randomUUID();
+        const quotaKey = `feedback:ip:${request.ip}`;
+        await quota.consume(quotaKey, perHour);
+        try {
+          await ctx.db.insert(feedback).values({ id, userId, feedback: input.feedback, rating: input.rating });
+        } catch (err) {
+          await quota.refund(quotaKey);
+          throw err;
+        }
+        return reply.status(201).send({ id });
+      },
+    );
   };
 }

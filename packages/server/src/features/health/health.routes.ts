@@ -1,10 +1,23 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 
-interface PartState {
-  status: 'up' | 'down';
-  ok: boolean;
-}
+const partStateSchema = z.object({ status: z.enum(['up', 'down']), ok: z.boolean() });
+type PartState = z.infer<typeof partStateSchema>;
+
+const liveSchema = z.object({ status: z.literal('ok') });
+const readySchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  ready: z.boolean(),
+  database: partStateSchema.optional(),
+  storage: partStateSchema.optional(),
+});
+const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: partStateSchema.extend({ kind: z.enum(['pglite', 'postgres']) }),
+  storage: partStateSchema.extend({ driver: z.enum(['fs', 's3']) }),
+});
 
 /** Up or down only: the reason (connection strings, paths, driver messages) goes to the log, never to the caller. */
 async function check(part: string, fn: () => Promise<unknown>, log: FastifyBaseLogger): Promise<PartState> {
@@ -18,25 +31,35 @@ async function check(part: string, fn: () => Promise<unknown>, log: FastifyBaseL
 }
 
 export function healthRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['health'];
     // Liveness: the process answers (no dependency is asked, so a database outage never restarts it).
-    app.get('/api/health/live', async (_request, reply) =>
-      reply.header('Cache-Control', 'no-store').send({ status: 'ok' }),
+    app.get(
+      '/api/health/live',
+      { schema: { summary: 'Liveness: the process answers', tags, response: { 200: liveSchema } } },
+      async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok' }),
     );
 
     // Readiness: this instance should get traffic — started, not shutting down, database and storage answer.
-    app.get('/api/health/ready', async (request, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      if (!ctx.lifecycle.ready) return reply.status(503).send({ status: 'unavailable', ready: false });
-      const [database, storage] = await Promise.all([
-        check('database', () => ctx.database.ping(), request.log),
-        check('storage', () => ctx.storage.check(), request.log),
-      ]);
-      const ok = database.ok && storage.ok && ctx.lifecycle.ready;
-      return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', ready: ok, database, storage });
-    });
+    const readiness = { summary: 'Readiness: started, not shutting down, database and storage answer', tags };
+    app.get(
+      '/api/health/ready',
+      { schema: { ...readiness, response: { 200: readySchema, 503: readySchema } } },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        if (!ctx.lifecycle.ready) return reply.status(503).send({ status: 'unavailable', ready: false });
+        const [database, storage] = await Promise.all([
+          check('database', () => ctx.database.ping(), request.log),
+          check('storage', () => ctx.storage.check(), request.log),
+        ]);
+        const ok = database.ok && storage.ok && ctx.lifecycle.ready;
+        return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', ready: ok, database, storage });
+      },
+    );
 
-    app.get('/api/health', async (request, reply) => {
+    const health = { summary: 'Database and storage state', tags, response: { 200: healthSchema, 503: healthSchema } };
+    app.get('/api/health', { schema: health }, async (request, reply) => {
       const [database, storage] = await Promise.all([
         check('database', () => ctx.database.ping(), request.log),
         check('storage', () => ctx.storage.check(), request.log),

@@ -1,0 +1,64 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { createJsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
+import { safeParse, type $ZodType } from 'zod/v4/core';
+import { apiErrorSchema } from '@studybuddy/shared/api-error';
+import { AppError } from './errors.ts';
+
+export const API_DOCS_PATH = '/api/docs';
+export const OPENAPI_JSON_PATH = `${API_DOCS_PATH}/openapi.json`;
+
+/**
+ * Request parts are checked by the route's zod schemas exactly as `parse()` in errors.ts did by hand: a missing
+ * body counts as `{}`, and the first problem is a 400 `validation_failed` naming its field.
+ */
+const validatorCompiler: FastifySchemaCompiler<$ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const result = safeParse(schema, data ?? {});
+    if (result.success) return { value: result.data };
+    const issue = result.error.issues[0]!;
+    const field = issue.path.join('.') || undefined;
+    return { error: new AppError(400, 'validation_failed', issue.message, field) };
+  };
+
+/**
+ * Routes declare their contract once, as zod schemas (see /work/notes/openapi-pattern.md): the schemas validate
+ * the request, serialise the answer (fields the schema does not name are not sent) and describe the route in the
+ * OpenAPI document, served as JSON at /api/docs/openapi.json and browsable with Swagger UI at /api/docs.
+ * Must run before any route is registered (the document is collected from the routes as they are added).
+ */
+export async function installApiDocs(app: FastifyInstance): Promise<void> {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'StudyBuddy API',
+        version: '1.0.0',
+        description:
+          'The JSON API of the StudyBuddy web app. Signed-in calls carry the `sb_session` cookie; unsafe methods ' +
+          'must come from the app’s own origin. Every failure answers `{ error: { code, message, field? } }`.',
+      },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sb_session' } },
+      },
+    },
+    transform: createJsonSchemaTransform({ skipList: [] }),
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: API_DOCS_PATH,
+    // Swagger UI's page loads only its own files (no inline script); its validator badge would call out.
+    validatorUrl: false,
+    uiConfig: { deepLinking: true },
+  });
+  app.get(OPENAPI_JSON_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('Cache-Control', 'no-cache').send(app.swagger()),
+  );
+}
+
+/** Every route's failures (AppError, validation, quota, rate limit): `{ error: { code, message, field? } }`. */
+export const errorResponses = { '4xx': apiErrorSchema } as const;
