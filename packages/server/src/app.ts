@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from './config.ts';
@@ -39,6 +39,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Log lines go here instead of stdout (tests read what is logged); implies logging on. */
   logStream?: LogStream;
+  /** Sees every route as it is added (the API description test lists them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -51,6 +53,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   installRequestContext(app);
   installErrorHandling(app);
   await installApiDocs(app);
