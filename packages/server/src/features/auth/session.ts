@@ -68,3 +68,8 @@ export function requireUser(request: FastifyRequest): SessionUser {
   if (!user || !user.emailVerified) throw unauthenticated();
   return user;
 }
+
+/** Route hook (`preValidation: signedIn`): a signed-out caller hears 401 before anything about its input. */
+export async function signedIn(request: FastifyRequest): Promise<void> {
+  requireUser(request);
+}
