@@ -1,7 +1,6 @@
 import { Suspense } from 'react';
 import { AppShell, Avatar, Burger, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, UserRound } from 'lucide-react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -9,6 +8,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { OwnProfile } from '@studybuddy/shared/session';
+import { toast } from '../ui/toast.ts';
 import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { FriendsUnreadBadge } from '../features/conversations/index.ts';
@@ -34,7 +34,7 @@ export function Shell({ profile }: { profile: OwnProfile }) {
       queryClient.clear();
       await navigate(ROUTES.login);
     } catch {
-      notifications.show({ color: 'red', message: MSG.shell.logoutFailed });
+      toast.error(MSG.shell.logoutFailed);
     }
   };
 

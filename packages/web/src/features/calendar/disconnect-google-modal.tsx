@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
 import { useDisconnectGoogle } from './calendar-api.ts';
-import { calendarToast } from './calendar-toast.ts';
+import { toast } from '../../ui/toast.ts';
 
 /** Confirms disconnecting Google Calendar; exported events are not touched. */
 export function DisconnectGoogleModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -13,7 +13,7 @@ export function DisconnectGoogleModal({ opened, onClose }: { opened: boolean; on
   const confirm = () =>
     disconnect.mutate(undefined, {
       onSuccess: () => {
-        calendarToast('green', MSG.calendar.disconnected);
+        toast.success(MSG.calendar.disconnected);
         close();
       },
     });

@@ -2,7 +2,7 @@ import { Alert, Button, CopyButton, Group, Loader, Modal, Stack, Text, TextInput
 import { Check, Copy, RefreshCw, Trash2 } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import { useCalendarFeed, useRegenerateFeed, useRevokeFeed } from './calendar-api.ts';
-import { calendarToast } from './calendar-toast.ts';
+import { toast } from '../../ui/toast.ts';
 
 /** The private .ics subscription address: show, copy, regenerate, revoke. */
 export function FeedModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -58,7 +58,7 @@ export function FeedModal({ opened, onClose }: { opened: boolean; onClose: () =>
                 loading={regenerate.isPending}
                 onClick={() =>
                   regenerate.mutate(undefined, {
-                    onSuccess: () => calendarToast('green', MSG.calendar.feedRegenerated),
+                    onSuccess: () => toast.success(MSG.calendar.feedRegenerated),
                   })
                 }
               >
@@ -69,9 +69,7 @@ export function FeedModal({ opened, onClose }: { opened: boolean; onClose: () =>
                 variant="light"
                 leftSection={<Trash2 size={16} aria-hidden />}
                 loading={revoke.isPending}
-                onClick={() =>
-                  revoke.mutate(undefined, { onSuccess: () => calendarToast('green', MSG.calendar.feedRevoked) })
-                }
+                onClick={() => revoke.mutate(undefined, { onSuccess: () => toast.success(MSG.calendar.feedRevoked) })}
               >
                 {MSG.calendar.feedRevoke}
               </Button>

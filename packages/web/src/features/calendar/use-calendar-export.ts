@@ -11,7 +11,7 @@ import {
   useCalendarStatus,
   useGoogleExport,
 } from './calendar-api.ts';
-import { calendarToast } from './calendar-toast.ts';
+import { toast } from '../../ui/toast.ts';
 
 /** The host page's card selection the export drives (spec §2: clicking a card in export mode toggles it). */
 export interface ExportSelection {
@@ -54,7 +54,7 @@ export function useCalendarExport(selection: ExportSelection) {
     );
     void client.invalidateQueries({ queryKey: CALENDAR_STATUS_KEY });
     if (outcome === CALENDAR_RETURN.connected) setPickerOpen(true);
-    else calendarToast('red', MSG.calendar.connectFailed);
+    else toast.error(MSG.calendar.connectFailed);
   }, [outcome, setParams, client]);
 
   const reconnect = () => window.location.assign(GOOGLE_AUTHORIZE_PATH);
@@ -94,7 +94,7 @@ export function useCalendarExport(selection: ExportSelection) {
     try {
       if (target.kind === 'ics') {
         await downloadIcs(ids);
-        calendarToast('green', MSG.calendar.icsDownloaded);
+        toast.success(MSG.calendar.icsDownloaded);
         cancel();
         return;
       }
@@ -113,10 +113,10 @@ export function useCalendarExport(selection: ExportSelection) {
         else window.open(result.first_link, '_blank', 'noopener');
       } else tab?.close();
       if (result.failed.length === 0) {
-        calendarToast('green', MSG.calendar.success);
+        toast.success(MSG.calendar.success);
         cancel();
       } else {
-        calendarToast('red', MSG.calendar.failedItems(result.failed.join(', ')), MSG.calendar.failure);
+        toast.error(MSG.calendar.failedItems(result.failed.join(', ')), MSG.calendar.failure);
         // Export mode stays with only the failed items selected, ready to try again.
         setFailed(result.failed);
         selection.enter();
@@ -124,7 +124,7 @@ export function useCalendarExport(selection: ExportSelection) {
       }
     } catch (err) {
       const message = err instanceof Error ? err.message : MSG.calendar.failure;
-      calendarToast('red', message, MSG.calendar.failure);
+      toast.error(message, MSG.calendar.failure);
       if (err instanceof ApiRequestError && err.code === 'calendar_not_connected') {
         cancel();
         void client.invalidateQueries({ queryKey: CALENDAR_STATUS_KEY });

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Box, Button, CloseButton, FileButton, Group, Image, Text, Textarea, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { ImagePlus, Mic, SendHorizontal, Square, X } from 'lucide-react';
 import { CHAT_LIMITS, type ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { REALTIME_TIMING } from '@studybuddy/shared/realtime';
+import { toast } from '../../ui/toast.ts';
 import { realtime } from '../../lib/realtime.ts';
 import { newId } from './new-id.ts';
 import { outbox } from './outbox.ts';
@@ -49,7 +49,7 @@ export function Composer({ conversation, me }: Props) {
       }),
     [conversation, me.id, me.name],
   );
-  const onMicError = useCallback(() => notifications.show({ color: 'red', message: MSG.chat.micFailed }), []);
+  const onMicError = useCallback(() => toast.error(MSG.chat.micFailed), []);
   const voice = useVoiceRecorder(onRecorded, onMicError);
 
   const pick = (file: File | null) => {

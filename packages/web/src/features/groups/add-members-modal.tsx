@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupDetail } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import { toast } from '../../ui/toast.ts';
 import { FriendPicker } from './friend-picker.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
@@ -34,10 +34,10 @@ export function AddMembersModal({
     onSuccess: (updated) => {
       client.setQueryData(groupKeys.detail(group.id), updated);
       void client.invalidateQueries({ queryKey: groupKeys.lists });
-      notifications.show({ color: 'green', message: MSG.groups.added });
+      toast.success(MSG.groups.added);
       close();
     },
-    onError: (err) => notifications.show({ color: 'red', message: MSG.groups.addFailed(err.message) }),
+    onError: (err) => toast.error(MSG.groups.addFailed(err.message)),
   });
 
   return (

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { GROUP_LIMITS, type GroupDetail } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import { toast } from '../../ui/toast.ts';
 import { FriendPicker } from './friend-picker.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
@@ -35,11 +35,11 @@ export function CreateGroupModal({
     onSuccess: (group) => {
       client.setQueryData(groupKeys.detail(group.id), group);
       void client.invalidateQueries({ queryKey: groupKeys.lists });
-      notifications.show({ color: 'green', message: MSG.groups.created });
+      toast.success(MSG.groups.created);
       reset();
       onCreated(group);
     },
-    onError: () => notifications.show({ color: 'red', message: MSG.groups.createFailed }),
+    onError: () => toast.error(MSG.groups.createFailed),
   });
 
   const submit = () => {

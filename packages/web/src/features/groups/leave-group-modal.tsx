@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MSG } from '@studybuddy/shared/messages';
+import { toast } from '../../ui/toast.ts';
 import { conversationKeys } from '../conversations/index.ts';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
@@ -24,10 +24,10 @@ export function LeaveGroupModal({
       client.removeQueries({ queryKey: groupKeys.detail(groupId) });
       client.removeQueries({ queryKey: conversationKeys.messages({ kind: 'group', id: groupId }) });
       void client.invalidateQueries({ queryKey: groupKeys.lists });
-      notifications.show({ color: 'green', message: MSG.groups.left });
+      toast.success(MSG.groups.left);
       onLeft();
     },
-    onError: () => notifications.show({ color: 'red', message: MSG.groups.leaveFailed }),
+    onError: () => toast.error(MSG.groups.leaveFailed),
   });
   return (
     <Modal

@@ -8,7 +8,7 @@ import type { CourseworkItem, CourseworkType } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { api } from '../../lib/api.ts';
-import { lmsToast } from './lms-toast.ts';
+import { toast } from '../../ui/toast.ts';
 
 const ICONS: Record<CourseworkType, LucideIcon> = {
   assignment: ClipboardList,
@@ -46,7 +46,7 @@ function HotGroupButton({ item }: { item: CourseworkItem }) {
     mutationFn: () =>
       api<{ id: string }>('/api/hot-groups', { body: { courseId: item.course_id, itemId: item.id, name: item.name } }),
     onSuccess: ({ id }) => void navigate(`${ROUTES.groups}?groupIdToOpen=${encodeURIComponent(id)}`),
-    onError: (err) => lmsToast('red', err.message),
+    onError: (err) => toast.error(err.message),
   });
   const label = MSG.coursework.openHotGroup(item.name);
   return (

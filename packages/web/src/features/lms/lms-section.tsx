@@ -6,7 +6,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { useSession } from '../auth/index.ts';
 import { FeatureModal, TokenModal } from './connect-modals.tsx';
 import { useDisconnectCanvas, useLmsStatus } from './lms-api.ts';
-import { lmsToast } from './lms-toast.ts';
+import { toast } from '../../ui/toast.ts';
 
 interface Props {
   /** Called with the profile's courses after an import (an edit form holding courses should take them). */
@@ -26,8 +26,8 @@ export function LmsSection({ onImported }: Props) {
 
   const onDisconnect = () =>
     disconnect.mutate(undefined, {
-      onSuccess: () => lmsToast('gray', MSG.lms.disconnected),
-      onError: () => lmsToast('red', MSG.lms.disconnectFailed),
+      onSuccess: () => toast.neutral(MSG.lms.disconnected),
+      onError: () => toast.error(MSG.lms.disconnectFailed),
     });
 
   return (
@@ -92,7 +92,7 @@ export function LmsSection({ onImported }: Props) {
         onBack={() => setStep('feature')}
         onConnected={(result) => {
           setStep('idle');
-          lmsToast('green', MSG.lms.imported(result.imported.length));
+          toast.success(MSG.lms.imported(result.imported.length));
           onImported?.(result.courses);
         }}
       />

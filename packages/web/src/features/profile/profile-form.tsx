@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { LIMITS, YEARS, type Year } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { PROFILE_LIMITS, profileSaveProblem } from '@studybuddy/shared/profile';
 import { isProfileComplete, type OwnProfile } from '@studybuddy/shared/session';
+import { toast } from '../../ui/toast.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { LmsSection } from '../lms/index.ts';
 import { AdditionalImages } from './additional-images.tsx';
@@ -58,7 +58,7 @@ export function ProfileForm({ profile, onDone }: Props) {
         profilePicture: form.profilePicture,
         additionalImages: form.additionalImages,
       });
-      notifications.show({ color: 'green', message: MSG.profile.saved, closeButtonProps: { 'aria-label': 'Close' } });
+      toast.success(MSG.profile.saved);
       onDone();
     } catch (err) {
       setError(err instanceof ApiRequestError && err.status === 400 ? err.message : MSG.profile.saveFailed);

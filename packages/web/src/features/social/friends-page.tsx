@@ -13,7 +13,7 @@ import { ChatSlot } from './chat-slot.tsx';
 import { FriendRow } from './friend-row.tsx';
 import { ProfileModal } from './profile-modal.tsx';
 import { socialApi, socialKeys } from './social-api.ts';
-import { toast } from './toast.ts';
+import { toast } from '../../ui/toast.ts';
 import { usePollInterval } from './use-poll-interval.ts';
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;

@@ -5,7 +5,7 @@ import { SOCIAL_ERRORS, type MatchCandidate, type MatchPage, type RequestState }
 import { ApiRequestError } from '../../lib/api.ts';
 import { useSession } from '../auth/index.ts';
 import { socialApi, socialKeys } from './social-api.ts';
-import { toast } from './toast.ts';
+import { toast } from '../../ui/toast.ts';
 
 /** What became of a candidate after an action: a new request state, or friends now. */
 export type ActionOutcome = RequestState | { kind: 'friends' };
