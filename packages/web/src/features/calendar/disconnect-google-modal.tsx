@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
-import { useDisconnectGoogle } from './calendar-api.ts';
 import { toast } from '../../ui/toast.ts';
+import { useDisconnectGoogle } from './calendar-api.ts';
 
 /** Confirms disconnecting Google Calendar; exported events are not touched. */
 export function DisconnectGoogleModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

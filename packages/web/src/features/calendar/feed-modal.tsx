@@ -1,8 +1,8 @@
 import { Alert, Button, CopyButton, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { Check, Copy, RefreshCw, Trash2 } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
-import { useCalendarFeed, useRegenerateFeed, useRevokeFeed } from './calendar-api.ts';
 import { toast } from '../../ui/toast.ts';
+import { useCalendarFeed, useRegenerateFeed, useRevokeFeed } from './calendar-api.ts';
 
 /** The private .ics subscription address: show, copy, regenerate, revoke. */
 export function FeedModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { CALENDAR_RETURN, CALENDAR_RETURN_PARAM, type GoogleCalendarEntry } from '@studybuddy/shared/calendar';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
+import { toast } from '../../ui/toast.ts';
 import {
   CALENDAR_STATUS_KEY,
   downloadIcs,
@@ -11,7 +12,6 @@ import {
   useCalendarStatus,
   useGoogleExport,
 } from './calendar-api.ts';
-import { toast } from '../../ui/toast.ts';
 
 /** The host page's card selection the export drives (spec §2: clicking a card in export mode toggles it). */
 export interface ExportSelection {

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Box, Button, Center, Paper, ScrollArea, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Button, SegmentedControl } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MessagesSquare, Plus } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import type { GroupKind } from '@studybuddy/shared/groups';
-import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { useRealtimeEvent } from '../../lib/realtime.ts';
+import { ListPaneLayout, PanePlaceholder } from '../../ui/list-pane-layout.tsx';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { useSession } from '../auth/index.ts';
 import { CreateGroupModal } from './create-group-modal.tsx';
@@ -22,7 +21,6 @@ import { groupKeys, groupsApi } from './groups-api.ts';
 export default function GroupsPage() {
   const client = useQueryClient();
   const session = useSession();
-  const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`);
   const [params, setParams] = useSearchParams();
   const kind: GroupKind = params.get('tab') === 'hot' ? 'hot' : 'group';
   const selectedId = params.get('group');
@@ -63,60 +61,48 @@ export default function GroupsPage() {
   const me = session.data?.user
     ? { id: session.data.user.id, name: session.data.profile?.name || MSG.chat.anonymous }
     : null;
-  const showList = !isMobile || !selectedId;
-  const showChat = !isMobile || !!selectedId;
-  // The viewport below the shell's header, less the page padding.
-  const height = 'calc(100dvh - var(--app-shell-header-offset, 0rem) - 2 * var(--mantine-spacing-md))';
 
   return (
-    <Box display="flex" h={height} mih={420} style={{ gap: 'var(--mantine-spacing-md)' }}>
-      {showList && (
-        <Paper
-          withBorder
-          radius="lg"
-          p="sm"
-          w={isMobile ? '100%' : 320}
-          style={{ display: 'flex', flexDirection: 'column', flexShrink: 0 }}
-        >
-          <Title order={1} size="h3" px="xs" pb="sm">
-            {MSG.groups.title}
-          </Title>
-          <SegmentedControl
-            fullWidth
-            aria-label={MSG.groups.title}
-            value={kind}
-            onChange={(v) => show({ tab: v as GroupKind, group: null })}
-            data={[
-              { value: 'group', label: MSG.groups.title },
-              { value: 'hot', label: MSG.groups.hotGroups },
-            ]}
-            mb="sm"
-          />
-          {kind === 'group' && (
-            <Button
-              leftSection={<Plus size={16} aria-hidden />}
-              variant="light"
+    <>
+      <ListPaneLayout
+        title={MSG.groups.title}
+        controls={
+          <>
+            <SegmentedControl
+              fullWidth
+              aria-label={MSG.groups.title}
+              value={kind}
+              onChange={(v) => show({ tab: v as GroupKind, group: null })}
+              data={[
+                { value: 'group', label: MSG.groups.title },
+                { value: 'hot', label: MSG.groups.hotGroups },
+              ]}
               mb="sm"
-              onClick={() => setCreating(true)}
-            >
-              {MSG.groups.createGroup}
-            </Button>
-          )}
-          <ScrollArea style={{ flex: 1 }} type="auto">
-            <LoadingWrapper loading={list.isPending} error={list.error} message={MSG.loading.loading}>
-              <GroupList
-                groups={list.data?.groups ?? []}
-                selectedId={selectedId}
-                onSelect={(id) => show({ group: id })}
-                empty={kind === 'hot' ? MSG.groups.emptyHotGroups : MSG.groups.emptyGroups}
-              />
-            </LoadingWrapper>
-          </ScrollArea>
-        </Paper>
-      )}
-      {showChat && (
-        <Paper withBorder radius="lg" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-          {selectedId && me ? (
+            />
+            {kind === 'group' && (
+              <Button
+                leftSection={<Plus size={16} aria-hidden />}
+                variant="light"
+                mb="sm"
+                onClick={() => setCreating(true)}
+              >
+                {MSG.groups.createGroup}
+              </Button>
+            )}
+          </>
+        }
+        list={
+          <LoadingWrapper loading={list.isPending} error={list.error} message={MSG.loading.loading}>
+            <GroupList
+              groups={list.data?.groups ?? []}
+              selectedId={selectedId}
+              onSelect={(id) => show({ group: id })}
+              empty={kind === 'hot' ? MSG.groups.emptyHotGroups : MSG.groups.emptyGroups}
+            />
+          </LoadingWrapper>
+        }
+        pane={
+          selectedId && me ? (
             <GroupChat
               key={selectedId}
               groupId={selectedId}
@@ -124,16 +110,10 @@ export default function GroupsPage() {
               onBack={() => show({ group: null })}
               onLeft={() => show({ group: null }, true)}
             />
-          ) : (
-            <Center h="100%" p="xl">
-              <Stack align="center" gap="sm">
-                <MessagesSquare size={40} aria-hidden color="var(--mantine-color-indigo-6)" />
-                <Text fw={600}>{MSG.groups.select}</Text>
-              </Stack>
-            </Center>
-          )}
-        </Paper>
-      )}
+          ) : null
+        }
+        placeholder={<PanePlaceholder icon={MessagesSquare} text={MSG.groups.select} />}
+      />
       <CreateGroupModal
         opened={creating}
         onClose={() => setCreating(false)}
@@ -142,6 +122,6 @@ export default function GroupsPage() {
           show({ tab: 'group', group: g.id });
         }}
       />
-    </Box>
+    </>
   );
 }

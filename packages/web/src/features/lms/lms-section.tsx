@@ -3,10 +3,10 @@ import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '
 import { CheckCircle2, Link2, Unlink } from 'lucide-react';
 import type { CourseRefOut } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
+import { toast } from '../../ui/toast.ts';
 import { useSession } from '../auth/index.ts';
 import { FeatureModal, TokenModal } from './connect-modals.tsx';
 import { useDisconnectCanvas, useLmsStatus } from './lms-api.ts';
-import { toast } from '../../ui/toast.ts';
 
 interface Props {
   /** Called with the profile's courses after an import (an edit form holding courses should take them). */

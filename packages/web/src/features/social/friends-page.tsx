@@ -1,19 +1,19 @@
 import { useState } from 'react';
-import { Box, Paper, ScrollArea, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
+import { MessageCircle, Search } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Friend, FriendsList } from '@studybuddy/shared/social';
+import { ListPaneLayout, PanePlaceholder } from '../../ui/list-pane-layout.tsx';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
+import { toast } from '../../ui/toast.ts';
 import { ChatPane } from '../conversations/index.ts';
-import { ChatSlot } from './chat-slot.tsx';
 import { FriendRow } from './friend-row.tsx';
 import { ProfileModal } from './profile-modal.tsx';
 import { socialApi, socialKeys } from './social-api.ts';
-import { toast } from '../../ui/toast.ts';
 import { usePollInterval } from './use-poll-interval.ts';
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
@@ -52,23 +52,11 @@ export default function FriendsPage() {
     onSettled: () => client.invalidateQueries({ queryKey: socialKeys.friends }),
   });
 
-  const showList = !isMobile || !selected;
-  const showChat = !isMobile || !!selected;
-  const height = 'calc(100dvh - var(--app-shell-header-offset, 0rem) - 2 * var(--mantine-spacing-md))';
-
   return (
-    <Box display="flex" h={height} mih={420} style={{ gap: 'var(--mantine-spacing-md)' }}>
-      {showList && (
-        <Paper
-          withBorder
-          radius="lg"
-          p="sm"
-          w={isMobile ? '100%' : 320}
-          style={{ display: 'flex', flexDirection: 'column', flexShrink: 0 }}
-        >
-          <Title order={1} size="h3" px="xs" pb="sm">
-            {MSG.friends.title}
-          </Title>
+    <>
+      <ListPaneLayout
+        title={MSG.friends.title}
+        controls={
           <TextInput
             label={MSG.friends.search}
             placeholder="Type a name"
@@ -78,42 +66,37 @@ export default function FriendsPage() {
             mb="sm"
             px="xs"
           />
-          <ScrollArea style={{ flex: 1 }} type="auto">
-            <LoadingWrapper loading={friends.isPending} error={friends.error} message={MSG.loading.loading}>
-              {shown.length ? (
-                <Stack gap={2} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={MSG.friends.title}>
-                  {shown.map((f) => (
-                    <FriendRow
-                      key={f.uid}
-                      friend={f}
-                      active={f.uid === selectedId}
-                      onSelect={() => select(f.uid)}
-                      onViewProfile={() => setProfileOf(f)}
-                      onUnfriend={() => unfriend.mutate(f)}
-                    />
-                  ))}
-                </Stack>
-              ) : (
-                <Text size="sm" c="dimmed" px="xs">
-                  {all.length ? MSG.friends.noMatch : MSG.friends.empty}
-                </Text>
-              )}
-            </LoadingWrapper>
-          </ScrollArea>
-        </Paper>
-      )}
-      {showChat && (
-        <Paper withBorder radius="lg" style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-          <Box style={{ flex: 1, minHeight: 0 }}>
-            {selected ? (
-              <ChatPane key={selected.uid} friendId={selected.uid} onBack={isMobile ? () => select(null) : undefined} />
+        }
+        list={
+          <LoadingWrapper loading={friends.isPending} error={friends.error} message={MSG.loading.loading}>
+            {shown.length ? (
+              <Stack gap={2} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={MSG.friends.title}>
+                {shown.map((f) => (
+                  <FriendRow
+                    key={f.uid}
+                    friend={f}
+                    active={f.uid === selectedId}
+                    onSelect={() => select(f.uid)}
+                    onViewProfile={() => setProfileOf(f)}
+                    onUnfriend={() => unfriend.mutate(f)}
+                  />
+                ))}
+              </Stack>
             ) : (
-              <ChatSlot />
+              <Text size="sm" c="dimmed" px="xs">
+                {all.length ? MSG.friends.noMatch : MSG.friends.empty}
+              </Text>
             )}
-          </Box>
-        </Paper>
-      )}
+          </LoadingWrapper>
+        }
+        pane={
+          selected ? (
+            <ChatPane key={selected.uid} friendId={selected.uid} onBack={isMobile ? () => select(null) : undefined} />
+          ) : null
+        }
+        placeholder={<PanePlaceholder icon={MessageCircle} text={MSG.friends.selectFriend} />}
+      />
       <ProfileModal uid={profileOf?.uid ?? null} onClose={() => setProfileOf(null)} />
-    </Box>
+    </>
   );
 }

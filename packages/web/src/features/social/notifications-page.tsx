@@ -7,9 +7,9 @@ import { SOCIAL_ERRORS, type IncomingRequest, type NotificationsList } from '@st
 import { ApiRequestError } from '../../lib/api.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
+import { toast } from '../../ui/toast.ts';
 import { ProfileModal } from './profile-modal.tsx';
 import { socialApi, socialKeys } from './social-api.ts';
-import { toast } from '../../ui/toast.ts';
 import { usePollInterval } from './use-poll-interval.ts';
 import { patchMatches } from './use-request-actions.ts';
 

@@ -3,9 +3,9 @@ import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/r
 import { MSG } from '@studybuddy/shared/messages';
 import { SOCIAL_ERRORS, type MatchCandidate, type MatchPage, type RequestState } from '@studybuddy/shared/social';
 import { ApiRequestError } from '../../lib/api.ts';
+import { toast } from '../../ui/toast.ts';
 import { useSession } from '../auth/index.ts';
 import { socialApi, socialKeys } from './social-api.ts';
-import { toast } from '../../ui/toast.ts';
 
 /** What became of a candidate after an action: a new request state, or friends now. */
 export type ActionOutcome = RequestState | { kind: 'friends' };
