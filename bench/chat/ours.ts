@@ -1,0 +1,191 @@
+// Targets of the chat benchmark on this repository's code: the bare `ws` echo (the floor of this machine) and the
+// real server (PGlite, PostgreSQL, or several instances on one PostgreSQL), the population seeded in bulk.
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { chatIdFor } from '../../packages/shared/src/chat.ts';
+import { conversationTopic } from '../../packages/shared/src/realtime.ts';
+import type { Handlers, Population, Target } from './load.ts';
+import { freePort, onCleanup, procStats, root, sleep, spawnLogged, stopChild } from './util.ts';
+
+/** Opens sockets in batches so the server is not flooded with handshakes. */
+async function openAll(urls: string[], headers: (i: number) => Record<string, string>): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = new Array(urls.length);
+  for (let i = 0; i < urls.length; i += 50) {
+    await Promise.all(
+      urls.slice(i, i + 50).map(
+        (url, j) =>
+          new Promise<void>((resolve, reject) => {
+            const ws = new WebSocket(url, { headers: headers(i + j) });
+            ws.once('open', () => resolve());
+            ws.once('error', reject);
+            sockets[i + j] = ws;
+          }),
+      ),
+    );
+  }
+  return sockets;
+}
+
+async function waitHealthy(url: string, logs: string[], child: ChildProcess) {
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(200)) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${logs.join('')}`);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+  }
+  throw new Error(`server did not start:\n${logs.join('')}`);
+}
+
+export async function echoTarget(pop: Population): Promise<Target> {
+  const port = await freePort();
+  const { child, logs } = spawnLogged(['--import', 'tsx', 'bench/chat/echo-server.ts', String(port)], process.env);
+  const stop = onCleanup(() => stopChild(child));
+  for (const deadline = Date.now() + 30_000; !logs.join('').includes('listening'); await sleep(50)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`echo server: ${logs.join('')}`);
+  }
+  const sockets = await openAll(
+    Array.from({ length: pop.users }, (_, i) => `ws://127.0.0.1:${port}/?id=${i}`),
+    () => ({}),
+  );
+  let handlers: Handlers | undefined;
+  sockets.forEach((ws, i) => ws.on('message', (raw) => handlers?.delivered(i, raw.toString())));
+  return {
+    name: 'bare ws echo',
+    pids: [child.pid!],
+    acks: false,
+    send(sender, conv, id) {
+      sockets[sender]!.send(JSON.stringify({ to: conv.members.filter((m) => m !== sender).map(String), data: id }));
+    },
+    listen: (h) => (handlers = h),
+    async close() {
+      sockets.forEach((ws) => ws.terminate());
+      await stop();
+    },
+  };
+}
+
+export interface ServerOptions {
+  name: string;
+  instances: number;
+  /** PostgreSQL URL and database name, or none for PGlite. */
+  database?: { url: string; name: string };
+  /** Users from this index on subscribe to their chat's topic (idle but listening: typing, read marks). */
+  idleFrom?: number;
+  /** Called once the server is up and before any socket connects (the crowd run's baseline memory). */
+  beforeSockets?: (pids: number[]) => void;
+}
+
+interface Seed {
+  users: { id: string; token: string }[];
+  groups: { id: string; members: string[] }[];
+}
+
+export async function serverTarget(pop: Population, opts: ServerOptions): Promise<Target> {
+  const { instances } = opts;
+  const dataDirs = await Promise.all(
+    Array.from({ length: instances }, () => mkdtemp(path.join(tmpdir(), 'sb-bench-chat-'))),
+  );
+  const servers: { child: ChildProcess; url: string }[] = [];
+  const sockets: WebSocket[] = [];
+  const cleanup = onCleanup(async () => {
+    sockets.forEach((ws) => ws.terminate());
+    await Promise.all(servers.map((s) => stopChild(s.child)));
+    await Promise.all(dataDirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+  try {
+    const baseEnv = {
+      ...process.env,
+      LOG_LEVEL: 'error',
+      RATE_LIMITS: 'false',
+      DATABASE_URL: opts.database?.url ?? '',
+    };
+    const seeded = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'bench/chat/seed.ts', String(pop.users), String(pop.groups.length)],
+      { cwd: root, env: { ...baseEnv, DATA_DIR: dataDirs[0] }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+    );
+    if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+    const seed = JSON.parse(seeded.stdout) as Seed;
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    for (let k = 0; k < instances; k++) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const { child, logs } = spawnLogged([...nodeArgs, '--import', 'tsx', 'packages/server/src/main.ts'], {
+        ...baseEnv,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDirs[k]!,
+      });
+      servers.push({ child, url });
+      await waitHealthy(url, logs, child);
+    }
+    const pids = servers.map((s) => s.child.pid!);
+    opts.beforeSockets?.(pids);
+    sockets.push(
+      ...(await openAll(
+        seed.users.map((_, i) => `${servers[i % instances]!.url.replace('http', 'ws')}/api/ws`),
+        (i) => ({ cookie: `sb_session=${seed.users[i]!.token}` }),
+      )),
+    );
+    let handlers: Handlers | undefined;
+    let subscribed = 0;
+    sockets.forEach((ws, i) =>
+      ws.on('message', (raw) => {
+        const text = raw.toString();
+        if (text.startsWith('{"type":"event","event":{"type":"message.created"')) {
+          handlers?.delivered(i, (JSON.parse(text) as { event: { message: { id: string } } }).event.message.id);
+        } else if (text.startsWith('{"type":"ack"')) {
+          handlers?.acked((JSON.parse(text) as { ref: string }).ref);
+        } else if (text.startsWith('{"type":"error"')) {
+          handlers?.failed((JSON.parse(text) as { ref?: string }).ref, text);
+        } else if (text.startsWith('{"type":"subscribed"')) {
+          subscribed++;
+        }
+      }),
+    );
+    if (opts.idleFrom !== undefined) {
+      // Idle students still listen to their open chat (typing, read marks), as the web client does.
+      const idle = pop.chats.filter((c) => c.members[0]! >= opts.idleFrom!);
+      for (let k = 0; k < idle.length; k += 500) {
+        for (const c of idle.slice(k, k + 500)) {
+          const [a, b] = c.members.map((m) => seed.users[m]!.id) as [string, string];
+          const topic = conversationTopic({ kind: 'chat', id: chatIdFor(a, b) });
+          for (const m of c.members) sockets[m]!.send(JSON.stringify({ op: 'subscribe', topic }));
+        }
+        const want = Math.min(idle.length, k + 500) * 2;
+        for (const deadline = Date.now() + 60_000; subscribed < want && Date.now() < deadline; ) await sleep(20);
+      }
+      if (subscribed < idle.length * 2) throw new Error(`only ${subscribed} of ${idle.length * 2} subscriptions`);
+    }
+    const chatId = pop.chats.map((c) => chatIdFor(seed.users[c.members[0]!]!.id, seed.users[c.members[1]!]!.id));
+    return {
+      name: opts.name,
+      pids,
+      database: opts.database?.name,
+      acks: true,
+      send(sender, conv, id) {
+        const conversation =
+          conv.kind === 'chat'
+            ? { kind: 'chat', id: chatId[conv.index] }
+            : { kind: 'group', id: seed.groups[conv.index]!.id };
+        sockets[sender]!.send(
+          JSON.stringify({ op: 'send', conversation, message: { id, type: 'text', content: `m ${id.slice(0, 8)}` } }),
+        );
+      },
+      listen: (h) => (handlers = h),
+      close: cleanup,
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** Resident memory of these processes now, in MB. */
+export const rssOf = (pids: number[]) => pids.reduce((s, pid) => s + procStats(pid).rssMb, 0);

@@ -1,0 +1,133 @@
+// Small helpers of the chat benchmark: timing, process figures, child processes, databases and cleanup on exit.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The p-th percentile of an ascending-sorted list. */
+export const pctSorted = (sorted: ArrayLike<number>, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU seconds used so far and resident memory of a process (Linux /proc); zeros once it is gone. */
+export function procStats(pid: number): { cpu: number; rssMb: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return { cpu: ticks / 100, rssMb: Number(rss?.[1] ?? 0) / 1024 };
+  } catch {
+    return { cpu: 0, rssMb: 0 };
+  }
+}
+
+/** Processes whose command line contains `needle` (e.g. the backends of one PostgreSQL database). */
+export function pidsMatching(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** CPU seconds used so far by the PostgreSQL backends serving one database (their titles name it). */
+export function databaseCpu(database: string): Map<number, number> {
+  return new Map(pidsMatching(` ${database} `).map((pid) => [pid, procStats(pid).cpu]));
+}
+
+/** CPU seconds between two `databaseCpu` samples (backends present in both). */
+export function databaseCpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, cpu] of after) sum += cpu - (before.get(pid) ?? cpu);
+  return sum;
+}
+
+export function spawnLogged(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; logs: string[] } {
+  const logs: string[] = [];
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
+  child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+  return { child, logs };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; `group` signals the child's whole process group (spawned detached). */
+export async function stopChild(child: ChildProcess, { group = false, graceMs = 5000 } = {}) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (group) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  kill('SIGTERM');
+  await Promise.race([exited, sleep(graceMs)]);
+  if (child.exitCode === null && child.signalCode === null) kill('SIGKILL');
+}
+
+// Everything a run leaves behind (servers, ejabberd, temporary directories, databases) is undone on Ctrl+C too.
+const cleanups = new Set<() => Promise<void> | void>();
+
+/** Registers an undo step; the returned function runs it once and unregisters it. */
+export function onCleanup(fn: () => Promise<void> | void): () => Promise<void> {
+  let done = false;
+  const once = async () => {
+    if (done) return;
+    done = true;
+    cleanups.delete(once);
+    await fn();
+  };
+  cleanups.add(once);
+  return once;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up…`);
+    void Promise.allSettled([...cleanups].map((fn) => fn())).then(() => process.exit(130));
+  });
+}
+
+/** A fresh PostgreSQL database for `fn`, dropped afterwards (and on Ctrl+C). */
+export async function withDatabase<T>(prefix: string, fn: (url: string, name: string) => Promise<T>): Promise<T> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const drop = onCleanup(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin.end().catch(() => undefined);
+  });
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await fn(url.toString(), name);
+  } finally {
+    await drop();
+  }
+}
