@@ -8,11 +8,16 @@ interface Props {
   loading: boolean;
   error?: unknown;
   message: string;
+  /** Fills its parent's height (a pane) instead of taking most of the page's. */
+  fill?: boolean;
   children?: ReactNode;
 }
 
-/** Shows a progress message; after 5 s a slow-server notice, after 15 s a retry link; an Error box on failure. */
-export function LoadingWrapper({ loading, error, message, children }: Props) {
+/**
+ * The app's one loading and error state: a progress message, after 5 s a slow-server notice, after 15 s a retry
+ * link; an Error box on failure. Its children show once loaded.
+ */
+export function LoadingWrapper({ loading, error, message, fill, children }: Props) {
   const [elapsed, setElapsed] = useState<'fresh' | 'slow' | 'retry'>('fresh');
   useEffect(() => {
     if (!loading) return;
@@ -34,7 +39,7 @@ export function LoadingWrapper({ loading, error, message, children }: Props) {
   }
   if (!loading) return <>{children}</>;
   return (
-    <Center mih="60vh" role="status" aria-live="polite">
+    <Center {...(fill ? { h: '100%' } : { mih: '60vh' })} role="status" aria-live="polite">
       <Stack align="center" gap="xs" maw={360} ta="center">
         <Loader />
         <Text>{message}</Text>

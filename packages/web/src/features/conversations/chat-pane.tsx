@@ -1,7 +1,7 @@
-import { Alert, Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
+import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { useSession } from '../auth/index.ts';
 import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { ConversationHeader } from './conversation-header.tsx';
@@ -24,21 +24,8 @@ export function ChatPane({ friendId, onBack }: Props) {
     enabled: !!chatId,
   });
 
-  if (info.error) {
-    return (
-      <Center h="100%" p="xl">
-        <Alert color="red" role="alert">
-          {info.error.message}
-        </Alert>
-      </Center>
-    );
-  }
   if (!me || !info.data) {
-    return (
-      <Center h="100%" role="status" aria-label={MSG.loading.loading}>
-        <Loader />
-      </Center>
-    );
+    return <LoadingWrapper fill loading={!info.error} error={info.error} message={MSG.loading.loading} />;
   }
   const { friend } = info.data;
   return (

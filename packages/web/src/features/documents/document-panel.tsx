@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Button, Center, Divider, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Divider, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { triggersOcrMessage } from '@studybuddy/shared/documents';
 import type { CitationDto } from '@studybuddy/shared/documents-api';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
+import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { DocumentChat } from './document-chat.tsx';
 import { DocumentStatus } from './document-status.tsx';
 import { DocumentText, type TextFocus } from './document-text.tsx';
@@ -61,9 +62,7 @@ export function DocumentPanel({
       closeButtonProps={{ 'aria-label': MSG.courses.closePanel }}
     >
       {!d ? (
-        <Center mih={200}>
-          <Loader aria-label={MSG.loading.loading} />
-        </Center>
+        <LoadingWrapper loading message={MSG.loading.loading} />
       ) : (
         <Stack gap="md" data-testid="document-panel">
           <DocumentStatus doc={d} />

@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Alert, Center, Group, Loader, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { LogOut, UserPlus, Users } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
+import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ConversationHeader, ConversationView } from '../conversations/index.ts';
 import { AddMembersModal } from './add-members-modal.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
@@ -27,21 +28,8 @@ export function GroupChat({ groupId, me, onBack, onLeft }: Props) {
   });
   const [open, setOpen] = useState<Open>(null);
 
-  if (detail.error && !detail.data) {
-    return (
-      <Center h="100%" p="xl">
-        <Alert color="red" role="alert">
-          {detail.error.message}
-        </Alert>
-      </Center>
-    );
-  }
   if (!detail.data) {
-    return (
-      <Center h="100%" role="status" aria-label={MSG.loading.loading}>
-        <Loader />
-      </Center>
-    );
+    return <LoadingWrapper fill loading={!detail.error} error={detail.error} message={MSG.loading.loading} />;
   }
   const group = detail.data;
   const action = (label: string, icon: ReactNode, which: Open, color?: string) => (

@@ -4,6 +4,7 @@ import { FilterX, RefreshCw } from 'lucide-react';
 import dayjs from 'dayjs';
 import { filterCoursework, groupOptions, sortCoursework } from '@studybuddy/shared/coursework-filters';
 import { MSG } from '@studybuddy/shared/messages';
+import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useSession } from '../auth/index.ts';
 import { CalendarSlot, type CalendarParts } from '../calendar/index.ts';
@@ -29,9 +30,7 @@ export default function CourseworkPage() {
     return (
       <>
         <PageHeader title={MSG.coursework.title} />
-        <Center mih="40vh" role="status">
-          <Loader aria-label={MSG.loading.loading} />
-        </Center>
+        <LoadingWrapper loading message={MSG.loading.loading} />
       </>
     );
   }
@@ -137,12 +136,7 @@ function Coursework({
         {cw.errorMessage ? (
           <CourseworkErrorPage message={cw.errorMessage} onRetry={cw.reload} retryDisabled={retryDisabled} />
         ) : (
-          <Center mih="40vh" role="status" aria-live="polite">
-            <Stack align="center" gap="xs">
-              <Loader />
-              <Text>{MSG.coursework.updating}</Text>
-            </Stack>
-          </Center>
+          <LoadingWrapper loading message={MSG.coursework.updating} />
         )}
         <TokenExpiredOverlay
           opened={expired && !errorDismissed}
