@@ -47,6 +47,59 @@ export default tseslint.config(
     },
   },
   {
+    // Web features lean on no other feature's internals: another feature is imported only through its public
+    // entry (index.ts), and never the app. import-boundaries.test.ts proves the rule fires and finds no loop.
+    files: ['packages/web/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../../app/*', '../../main*'], message: 'Features do not import the app.' },
+            {
+              regex: '^\\.\\./(?!\\.)[\\w-]+/(?!index\\.ts$)',
+              message: 'Import another feature only through its public entry (../<feature>/index.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The app composes the features through their public entries (route pages are loaded lazily by the router).
+    files: ['packages/web/src/app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./features/[\\w-]+/(?!index\\.ts$)',
+              message: 'Import a feature only through its public entry (../features/<feature>/index.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // lib/ and ui/ are below the features: they import neither a feature nor the app.
+    files: ['packages/web/src/lib/**/*.{ts,tsx}', 'packages/web/src/ui/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../features/*', '../app/*'], message: 'lib/ and ui/ import no feature and not the app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Server and shared regexes see user text: none may take super-linear time (issue 13: one quadratic
     // pattern held the event loop for minutes). regex-lint.test.ts fails if these rules go.
     files: ['packages/server/src/**/*.ts', 'packages/shared/src/**/*.ts'],

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// The web's unit tests: its stateful modules in a simulated browser (happy-dom), one file per module.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    // Unhandled timers and sockets of one file never reach the next.
+    isolate: true,
+  },
+});
