@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit + server integration (PGlite), the PostgreSQL leg, then e2e in Chromium.
+// `npm test`: lint, typecheck, unit (shared, web) + server integration (PGlite), the PostgreSQL leg, then e2e in Chromium.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { ensureDependencies, buildWeb, must, run } from './lib.mjs';
@@ -77,6 +77,7 @@ console.log('━━ typecheck ━━');
 must('npm', ['run', 'typecheck', '--silent']);
 
 vitest('unit: shared', 'packages/shared');
+vitest('unit: web', 'packages/web');
 vitest('canvas emulator', 'packages/canvas-emulator');
 vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' });
 
