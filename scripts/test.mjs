@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit (shared, web) + server integration (PGlite), the PostgreSQL leg, then e2e in Chromium.
+// `npm test`: lint, typecheck, unit (shared, web), server integration (PGlite), the PostgreSQL leg, e2e in Chromium.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { ensureDependencies, buildWeb, must, run } from './lib.mjs';
