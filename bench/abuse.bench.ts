@@ -6,6 +6,7 @@
 //   ABUSE_SERVER_ROOT=/tmp/sb-before npm run bench abuse # another checkout's server (the bench stays this one)
 //   ABUSE_CASES=summarize,tus                            # only the cases whose name contains one of these
 //   ABUSE_OUT=/work/notes/abuse-after.txt                # also write the table to a file
+//   ABUSE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" # node flags for the server (profile a case)
 // Targets: slowest health probe < 250 ms and RSS growth < 300 MB in every case; pathological texts answer < 1 s.
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';

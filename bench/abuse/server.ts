@@ -35,6 +35,7 @@ export async function startServer(root: string, dataDir: string, timeoutMs = 120
     env: BENCH_ENV,
     logFile: path.join(dataDir, 'server.log'),
     startTimeoutMs: timeoutMs,
+    nodeArgs: (process.env.ABUSE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   });
   // A server a case left stalled gets 3 s to stop before it is killed.
   return { ...server, stop: (graceMs = 3000) => server.stop(graceMs) };

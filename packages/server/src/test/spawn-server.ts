@@ -62,6 +62,8 @@ export interface SpawnServerOptions {
   /** Appends its output to this file instead of keeping it in memory. */
   logFile?: string;
   startTimeoutMs?: number;
+  /** Extra node flags, e.g. `--cpu-prof` to profile the server. */
+  nodeArgs?: string[];
 }
 
 export interface SpawnedServer {
@@ -88,7 +90,7 @@ export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServ
   const port = opts.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const fd = opts.logFile ? openSync(opts.logFile, 'a') : undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
     cwd: opts.serverDir ?? thisServer,
     env: serverEnv(opts.dataDir, port, opts.env),
     stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],
