@@ -22,6 +22,28 @@ export interface Database {
   poolStats?(): { total: number; idle: number; waiting: number };
 }
 
+/** Any number for pg_advisory_lock, the same in every instance: the key of "migrating StudyBuddy's schema". */
+const MIGRATION_LOCK = 741_852_963;
+
+/**
+ * Applies the migrations one instance at a time: several instances starting together on one database (a rolling
+ * deploy, a scaled-up service) would otherwise race to create the same tables. The others wait, then find nothing
+ * left to apply.
+ */
+async function migrateExclusively(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /** PostgreSQL when a URL is given, else PGlite in `DATA_DIR/db` (or in memory for `memory://`). Applies migrations. */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   if (opts.databaseUrl) {
@@ -30,7 +52,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // crash the process: the pool replaces it on the next query.
     pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    await migrateExclusively(pool);
     return {
       db: db,
       kind: 'postgres',
