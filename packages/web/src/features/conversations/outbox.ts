@@ -67,7 +67,7 @@ function failureText(entry: OutboxEntry, failure: Stage): string {
   return server || MSG.chat.sendFailed;
 }
 
-class Outbox {
+export class Outbox {
   private entries: OutboxEntry[] = [];
   private readonly listeners = new Set<() => void>();
   private hooks: Hooks | null = null;
@@ -135,6 +135,8 @@ class Outbox {
     this.running = true;
     void this.run().finally(() => {
       this.running = false;
+      // Added after the last look for work but before this run ended: its kick found the run still going.
+      if (this.entries.some((e) => e.status === 'pending')) this.kick();
     });
   }
 

@@ -1,0 +1,79 @@
+import { vi } from 'vitest';
+import type { ChatMessage, MessageType } from '@studybuddy/shared/chat';
+
+/** What the next request of a kind meets: an HTTP error status, no connection, or an answer lost after the write. */
+export type Outcome = number | 'network' | 'lost';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/**
+ * The chat API as the outbox sees it, behind a stubbed `fetch`: sends are stored once per message id (a resend
+ * answers `created: false`), attachments get an address. `failNext` scripts what the next requests meet.
+ */
+export function fakeChatServer({ latencyMs = 0 } = {}) {
+  const stored: ChatMessage[] = [];
+  /** Message ids in the order their send requests arrived (retries included). */
+  const sends: string[] = [];
+  let uploads = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const planned = { send: [] as Outcome[], attach: [] as Outcome[] };
+
+  const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const [, , kind, id, action] = url.pathname.split('/');
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
+      if (action === 'attachments') {
+        uploads += 1;
+        const outcome = planned.attach.shift();
+        if (outcome === 'network' || outcome === 'lost') throw new TypeError('Failed to fetch');
+        if (outcome) return json(outcome, { error: { code: 'refused', message: `upload refused (${outcome})` } });
+        return json(201, { url: `/api/files/chat/${id}/${uploads}` });
+      }
+      if (action === 'messages' && init.method === 'POST') {
+        const body = JSON.parse(String(init.body)) as { id: string; type: MessageType; content: string };
+        sends.push(body.id);
+        const outcome = planned.send.shift();
+        if (outcome === 'network') throw new TypeError('Failed to fetch');
+        if (typeof outcome === 'number') {
+          return json(outcome, { error: { code: 'refused', message: `send refused (${outcome})` } });
+        }
+        let message = stored.find((m) => m.id === body.id);
+        const created = !message;
+        if (!message) {
+          message = {
+            id: body.id,
+            cursor: stored.length + 1,
+            conversation: { kind: kind === 'groups' ? 'group' : 'chat', id: id! },
+            senderId: 'me',
+            senderName: 'Me',
+            type: body.type,
+            content: body.content,
+            createdAt: new Date().toISOString(),
+          };
+          stored.push(message);
+        }
+        if (outcome === 'lost') throw new TypeError('Failed to fetch');
+        return json(201, { message, created });
+      }
+      return json(404, { error: { code: 'not_found', message: 'Not found' } });
+    } finally {
+      inFlight -= 1;
+    }
+  });
+
+  return {
+    fetch,
+    stored,
+    sends,
+    uploads: () => uploads,
+    maxInFlight: () => maxInFlight,
+    failNext(kind: 'send' | 'attach', ...outcomes: Outcome[]) {
+      planned[kind].push(...outcomes);
+    },
+  };
+}
