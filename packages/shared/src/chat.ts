@@ -92,80 +92,19 @@ export type MarkReadInput = z.infer<typeof markReadSchema>;
 export const ATTACHMENT_KINDS = ['image', 'voice'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
-export interface ChatMessage {
-  id: string;
-  /** Position in the one global, increasing sequence of messages (the resync cursor). */
-  cursor: number;
-  conversation: ConversationRef;
-  /** Null when the sender's account was deleted. */
-  senderId: string | null;
-  senderName: string;
-  type: MessageType;
-  /** The text, or the address of the image or voice file. */
-  content: string;
-  /** ISO 8601, server time. */
-  createdAt: string;
-}
-
-export interface MessagePage {
-  /** Oldest first. */
-  messages: ChatMessage[];
-  /** True when older messages exist before the first one. */
-  hasMore: boolean;
-}
-
-export interface SendMessageResult {
-  message: ChatMessage;
-  /** False when the id was already stored (a retry): nothing new was written. */
-  created: boolean;
-}
-
-export interface LastMessage {
-  lastMessage: string;
-  lastMessageTime: string | null;
-  lastMessageSender: string | null;
-}
-
-export interface PersonSummary {
-  id: string;
-  name: string;
-  profilePicture: string;
-}
-
-/** One-to-one chat as its pane needs it. */
-export interface ChatInfo extends LastMessage {
-  chatId: string;
-  friend: PersonSummary;
-  /** Cursor of the last message each side has read (0 when none). */
-  myLastRead: number;
-  friendLastRead: number;
-}
-
-export interface ChatSummary extends LastMessage {
-  chatId: string;
-  friendId: string;
-  unread: number;
-}
-
-export interface ChatList {
-  chats: ChatSummary[];
-}
-
-export interface UnreadCounts {
-  /** Unread messages of all current friends together (the sidebar Friends badge). */
-  total: number;
-  /** Unread messages per friend id; friends without unread messages are absent. */
-  byFriend: Record<string, number>;
-}
-
-export interface ReadResult {
-  lastRead: number;
-}
-
-export interface AttachmentResult {
-  /** Address of the stored file (`/api/files/chats/<chatId>/…`): send it as the message content. */
-  url: string;
-}
+export type {
+  AttachmentResult,
+  ChatInfo,
+  ChatList,
+  ChatMessage,
+  ChatSummary,
+  LastMessage,
+  MessagePage,
+  PersonSummary,
+  ReadResult,
+  SendMessageResult,
+  UnreadCounts,
+} from './chat-responses.ts';
 
 /** Spec §2, §9: an unread badge shows the count, or 99+ above 99. */
 export function unreadLabel(count: number): string {

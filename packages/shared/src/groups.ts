@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { LastMessage, PersonSummary } from './chat.ts';
 import { MSG } from './messages.ts';
 
 /** Contracts of groups and hot groups (spec §2 Groups, §3 Group and hot group, §5, §6). */
@@ -57,38 +56,11 @@ export function hotGroupIdFor(courseId: string | number, itemId: string | number
   return `${courseId}_${itemId}`;
 }
 
-export interface GroupSummary extends LastMessage {
-  id: string;
-  kind: GroupKind;
-  name: string;
-  description: string;
-  groupImage: string;
-  createdBy: string | null;
-  createdAt: string;
-  memberCount: number;
-  /** Messages of others after the viewer's last read one. */
-  unread: number;
-}
-
-export interface GroupList {
-  groups: GroupSummary[];
-}
-
-export interface GroupMember extends PersonSummary {
-  /** The creator shows an Admin badge. */
-  isAdmin: boolean;
-}
-
-export interface GroupDetail extends Omit<GroupSummary, 'unread'> {
-  members: GroupMember[];
-}
-
-export interface HotGroupResult {
-  id: string;
-  /** True when this call created the group, false when it joined an existing one. */
-  created: boolean;
-}
-
-export interface FriendOptions {
-  friends: PersonSummary[];
-}
+export type {
+  FriendOptions,
+  GroupDetail,
+  GroupList,
+  GroupMember,
+  GroupSummary,
+  HotGroupResult,
+} from './groups-responses.ts';

@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { safeParse, type $ZodType } from 'zod/v4/core';
 import { apiErrorSchema } from '@studybuddy/shared/api-error';
 import { AppError } from './errors.ts';
@@ -62,3 +63,6 @@ export async function installApiDocs(app: FastifyInstance): Promise<void> {
 
 /** Every route's failures (AppError, validation, quota, rate limit): `{ error: { code, message, field? } }`. */
 export const errorResponses = { '4xx': apiErrorSchema } as const;
+
+/** A 204 answer: no body. */
+export const noContent = z.null().describe('No content');

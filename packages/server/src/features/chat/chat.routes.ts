@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ATTACHMENT_KINDS,
@@ -7,11 +8,19 @@ import {
   markReadSchema,
   sendMessageSchema,
   type ConversationKind,
-  type ConversationRef,
 } from '@studybuddy/shared/chat';
+import {
+  attachmentResultSchema,
+  chatInfoSchema,
+  chatListSchema,
+  messagePageSchema,
+  readResultSchema,
+  sendMessageResultSchema,
+  unreadCountsSchema,
+} from '@studybuddy/shared/chat-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { parse } from '../../platform/errors.ts';
-import { requireUser } from '../auth/session.ts';
+import { errorResponses } from '../../platform/openapi.ts';
+import { requireUser, signedIn } from '../auth/session.ts';
 import { registerChatFiles, storeAttachment } from './attachments.service.ts';
 import { chatInfo, listChats, unreadCounts } from './chat.service.ts';
 import { registerChatSocket } from './chat.socket.ts';
@@ -22,46 +31,96 @@ const attachmentQuery = z.object({ kind: z.enum(ATTACHMENT_KINDS) });
 
 /** The messages routes of one conversation kind: /api/chats/:id/… and /api/groups/:id/…. */
 function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: string) {
-  const refOf = (request: FastifyRequest): ConversationRef => ({ kind, id: parse(idParams, request.params).id });
   const perUser = (max: number): FastifyContextConfig =>
     ctx.config.rateLimits
       ? { rateLimit: { max, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip } }
       : {};
+  const tags = [kind === 'chat' ? 'chats' : 'groups'];
+  const preValidation = signedIn;
 
-  return async (app: FastifyInstance) => {
-    app.get(`${base}/:id/messages`, async (request) => {
-      const user = requireUser(request);
-      return history(ctx, user.id, refOf(request), parse(historyQuerySchema, request.query));
-    });
+  return async (plugin: FastifyInstance) => {
+    const app = plugin.withTypeProvider<ZodTypeProvider>();
+    app.get(
+      `${base}/:id/messages`,
+      {
+        preValidation,
+        schema: {
+          summary: `A page of the ${kind}'s messages`,
+          tags,
+          params: idParams,
+          querystring: historyQuerySchema,
+          response: { 200: messagePageSchema, ...errorResponses },
+        },
+      },
+      async (request) => history(ctx, requireUser(request).id, { kind, id: request.params.id }, request.query),
+    );
 
     // Acknowledged after the commit: 201 when stored now, 200 when this id was already stored (a retry).
-    app.post(`${base}/:id/messages`, { config: perUser(600) }, async (request, reply) => {
-      const user = requireUser(request);
-      const result = await sendMessage(ctx, user.id, refOf(request), parse(sendMessageSchema, request.body));
-      return reply.status(result.created ? 201 : 200).send(result);
-    });
+    app.post(
+      `${base}/:id/messages`,
+      {
+        config: perUser(600),
+        preValidation,
+        schema: {
+          summary: `Sends a message to the ${kind} (idempotent by the message id)`,
+          tags,
+          params: idParams,
+          body: sendMessageSchema,
+          response: { 200: sendMessageResultSchema, 201: sendMessageResultSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        const result = await sendMessage(ctx, user.id, { kind, id: request.params.id }, request.body);
+        return reply.status(result.created ? 201 : 200).send(result);
+      },
+    );
 
-    app.post(`${base}/:id/read`, async (request) => {
-      const user = requireUser(request);
-      const { cursor } = parse(markReadSchema, request.body ?? {});
-      return markRead(ctx, user.id, refOf(request), cursor);
-    });
+    app.post(
+      `${base}/:id/read`,
+      {
+        preValidation,
+        schema: {
+          summary: `Marks the ${kind}'s messages read (up to a cursor)`,
+          tags,
+          params: idParams,
+          body: markReadSchema,
+          response: { 200: readResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => markRead(ctx, requireUser(request).id, { kind, id: request.params.id }, request.body.cursor),
+    );
 
     // The file itself is the body (its bytes decide what it is); images first, then the message.
-    await app.register(async (raw) => {
+    await app.register(async (plugin) => {
+      const raw = plugin.withTypeProvider<ZodTypeProvider>();
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser(
         '*',
         { parseAs: 'buffer', bodyLimit: CHAT_LIMITS.voiceMaxBytes + 2 * 1024 * 1024 },
         (_r, body, done) => done(null, body),
       );
-      raw.post(`${base}/:id/attachments`, { config: perUser(120) }, async (request, reply) => {
-        const user = requireUser(request);
-        const ref = refOf(request);
-        const { kind } = parse(attachmentQuery, request.query);
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return reply.status(201).send(await storeAttachment(ctx, user, ref, kind, body));
-      });
+      raw.post(
+        `${base}/:id/attachments`,
+        {
+          config: perUser(120),
+          preValidation,
+          schema: {
+            summary: `Stores an image or voice attachment for a ${kind} message`,
+            description: 'The body is the file itself (any content type); its bytes decide what it is.',
+            tags,
+            params: idParams,
+            querystring: attachmentQuery,
+            response: { 201: attachmentResultSchema, ...errorResponses },
+          },
+        },
+        async (request, reply) => {
+          const user = requireUser(request);
+          const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const ref = { kind, id: request.params.id };
+          return reply.status(201).send(await storeAttachment(ctx, user, ref, request.query.kind, body));
+        },
+      );
     });
   };
 }
@@ -70,13 +129,39 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
 export function chatRoutes(ctx: AppContext) {
   registerChatFiles(ctx);
   registerChatSocket(ctx);
-  return async (app: FastifyInstance) => {
-    app.get('/api/chats', async (request) => listChats(ctx, requireUser(request).id));
-    app.get('/api/chats/unread', async (request) => unreadCounts(ctx, requireUser(request).id));
-    app.get('/api/chats/:id', async (request) => {
-      const user = requireUser(request);
-      return chatInfo(ctx, user.id, parse(idParams, request.params).id);
-    });
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['chats'];
+    const preValidation = signedIn;
+    app.get(
+      '/api/chats',
+      {
+        preValidation,
+        schema: { summary: "The student's chats", tags, response: { 200: chatListSchema, ...errorResponses } },
+      },
+      async (request) => listChats(ctx, requireUser(request).id),
+    );
+    app.get(
+      '/api/chats/unread',
+      {
+        preValidation,
+        schema: { summary: 'Unread message counts', tags, response: { 200: unreadCountsSchema, ...errorResponses } },
+      },
+      async (request) => unreadCounts(ctx, requireUser(request).id),
+    );
+    app.get(
+      '/api/chats/:id',
+      {
+        preValidation,
+        schema: {
+          summary: 'One chat as its pane needs it',
+          tags,
+          params: idParams,
+          response: { 200: chatInfoSchema, ...errorResponses },
+        },
+      },
+      async (request) => chatInfo(ctx, requireUser(request).id, request.params.id),
+    );
     await app.register(conversationRoutes(ctx, 'chat', '/api/chats'));
     await app.register(conversationRoutes(ctx, 'group', '/api/groups'));
   };
