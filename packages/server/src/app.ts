@@ -32,6 +32,7 @@ import { groupsRoutes } from './features/groups/groups.routes.ts';
 import { lmsRoutes } from './features/lms/lms.routes.ts';
 import { documentsRoutes } from './features/documents/documents.routes.ts';
 import { calendarRoutes } from './features/calendar/calendar.routes.ts';
+import { pushRoutes } from './features/push/push.routes.ts';
 
 export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(lmsRoutes(ctx));
   await app.register(documentsRoutes(ctx));
   await app.register(calendarRoutes(ctx));
+  await app.register(pushRoutes(ctx));
 
   await installSpa(app, config.webDist, config.publicUrl);
   return Object.assign(app, { ctx }) as App;

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 export interface OidcConfig {
@@ -57,6 +57,24 @@ export interface Limits {
   requestsPerClient: number;
   /** API requests in work at once per IP, all its sessions together. REQUESTS_IN_FLIGHT_PER_IP */
   requestsPerIp: number;
+  /** Browsers a student may have push notifications on at once. QUOTA_PUSH_DEVICES */
+  pushDevices: number;
+}
+
+/** Web Push (features/push): the VAPID key pair and which push services the server will post to. */
+export interface PushConfig {
+  /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (base64url, P-256), else generated once into DATA_DIR/vapid.json. */
+  publicKey: string;
+  privateKey: string;
+  /** VAPID_SUBJECT: a mailto: or https: contact for the push services (default: MAIL_FROM's address). */
+  subject: string;
+  /**
+   * PUSH_SERVICE_HOSTS: hosts (and their subdomains) a subscription's endpoint may name; the server posts to
+   * them, so any other address is refused. Default: the push services of Chrome, Firefox, Edge and Safari.
+   */
+  serviceHosts: string[];
+  /** PUSH_CA_FILE: an extra CA certificate (PEM) trusted for push services (a private push service, tests). */
+  caFile?: string;
 }
 
 /** Where `/metrics` is exposed (platform/metrics): with a bearer token, on a port of its own, or not at all. */
@@ -84,6 +102,7 @@ export interface Config {
   google?: GoogleConfig;
   llm?: { baseUrl: string; apiKey?: string; model: string };
   secretKey: string;
+  push: PushConfig;
   /** Serve the built SPA from this folder when it exists. */
   webDist?: string;
   logLevel: string;
@@ -184,6 +203,7 @@ export function loadLimits(env: Env = {}): Limits {
     feedbackPerHour: positiveInt(env, 'QUOTA_FEEDBACK_PER_HOUR', 20),
     requestsPerClient: positiveInt(env, 'REQUESTS_IN_FLIGHT_PER_CLIENT', 8),
     requestsPerIp: positiveInt(env, 'REQUESTS_IN_FLIGHT_PER_IP', 64),
+    pushDevices: positiveInt(env, 'QUOTA_PUSH_DEVICES', 10),
   };
 }
 
@@ -210,6 +230,51 @@ function secretKey(env: Env, dataDir: string): string {
   return key;
 }
 
+const DEFAULT_PUSH_SERVICES = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'notify.windows.com',
+  'push.apple.com',
+];
+
+/** The VAPID key pair, from the settings or kept in DATA_DIR so subscriptions outlive restarts. */
+function vapidKeys(env: Env, dataDir: string): { publicKey: string; privateKey: string } {
+  const given = requireAll(env, ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'] as const, 'Web Push');
+  if (given) {
+    const publicKey = Buffer.from(given.VAPID_PUBLIC_KEY, 'base64url');
+    const privateKey = Buffer.from(given.VAPID_PRIVATE_KEY, 'base64url');
+    if (publicKey.length !== 65 || publicKey[0] !== 4 || privateKey.length !== 32) {
+      throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be a base64url P-256 key pair');
+    }
+    return { publicKey: given.VAPID_PUBLIC_KEY, privateKey: given.VAPID_PRIVATE_KEY };
+  }
+  const file = path.join(dataDir, 'vapid.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  mkdirSync(dataDir, { recursive: true });
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const keys = { publicKey: ecdh.getPublicKey('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
+  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  return keys;
+}
+
+function pushConfig(env: Env, dataDir: string, mailFrom: string): PushConfig {
+  const subject = str(env, 'VAPID_SUBJECT') ?? `mailto:${/<([^<>]+)>/.exec(mailFrom)?.[1] ?? mailFrom}`;
+  if (!/^(mailto:|https:\/\/)/.test(subject)) throw new ConfigError('VAPID_SUBJECT must be a mailto: or https: URL');
+  const hosts = str(env, 'PUSH_SERVICE_HOSTS');
+  return {
+    ...vapidKeys(env, dataDir),
+    subject,
+    serviceHosts: hosts
+      ? hosts
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean)
+      : DEFAULT_PUSH_SERVICES,
+    caFile: str(env, 'PUSH_CA_FILE'),
+  };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const p = port(env);
   const dataDir = path.resolve(cwd, str(env, 'DATA_DIR') ?? 'data');
@@ -221,6 +286,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const oidc = requireAll(env, ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const, 'Social sign-in');
   const google = requireAll(env, ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const, 'Google Calendar');
   const llmBase = url(env, 'LLM_BASE_URL');
+  const mailFrom = str(env, 'MAIL_FROM') ?? 'StudyBuddy <no-reply@studybuddy.local>';
   return {
     port: p,
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -228,7 +294,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl: url(env, 'PUBLIC_URL') ?? `http://localhost:${p}`,
     databaseUrl: url(env, 'DATABASE_URL'),
     smtpUrl: url(env, 'SMTP_URL'),
-    mailFrom: str(env, 'MAIL_FROM') ?? 'StudyBuddy <no-reply@studybuddy.local>',
+    mailFrom,
     storage,
     s3: s3 && {
       endpoint: url(env, 'S3_ENDPOINT'),
@@ -260,6 +326,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       ? { baseUrl: llmBase, apiKey: str(env, 'LLM_API_KEY'), model: str(env, 'LLM_MODEL') ?? 'gpt-4o-mini' }
       : undefined,
     secretKey: secretKey(env, dataDir),
+    push: pushConfig(env, dataDir, mailFrom),
     webDist: str(env, 'WEB_DIST'),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     rateLimits: bool(env, 'RATE_LIMITS', true),

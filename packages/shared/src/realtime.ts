@@ -76,6 +76,8 @@ export const clientFrameSchema = z.discriminatedUnion('op', [
   /** Send a message over the socket; answered by `ack` (after commit) or `error`, with `ref` = the message id. */
   z.object({ op: z.literal('send'), conversation: conversationRefSchema, message: sendMessageSchema }),
   z.object({ op: z.literal('pong') }),
+  /** Whether this tab is visible (sent when the socket opens and on every change): no push while one is. */
+  z.object({ op: z.literal('visibility'), visible: z.boolean() }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 

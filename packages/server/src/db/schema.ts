@@ -13,3 +13,4 @@ export * from './schema/documents.ts';
 export * from './schema/lms.ts';
 export * from './schema/calendar.ts';
 export * from './schema/realtime.ts';
+export * from './schema/push.ts';

@@ -35,6 +35,10 @@ export const TABLE_OWNERS: Record<string, string> = {
   calendar_google_tokens: 'features/calendar',
   calendar_feeds: 'features/calendar',
   feedback: 'features/feedback',
+  push_subscriptions: 'features/push',
+  push_settings: 'features/push',
+  push_muted_groups: 'features/push',
+  push_visible_tabs: 'features/push',
 };
 
 export interface SourceFile {

@@ -14,6 +14,7 @@ import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { isHotGroupId, leaveHotGroup, mayUseHotGroup, usableHotGroups } from '../groups/hot-group-access.service.ts';
+import { notifyNewMessages } from '../push/push.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
 import { GroupCommit } from './group-commit.ts';
 import * as repo from './conversation.repository.ts';
@@ -122,10 +123,12 @@ function publishWritten(
   created: Map<string, ChatMessage>,
 ) {
   const unread = new Map<string, { conversation: ConversationRef; peerId: string; friendId: string; count: number }>();
+  const notices: { message: ChatMessage; recipients: string[] }[] = [];
   for (const w of [...written.values()].sort((a, b) => a.row.cursor - b.row.cursor)) {
     const message = repo.toChatMessage(w.row);
     created.set(message.id, message);
     const { peerId, senderId } = sent.get(message.id)!;
+    notices.push({ message, recipients: peerId ? [peerId] : w.members });
     if (!peerId) {
       ctx.realtime.toUsers(w.members, { type: 'message.created', message });
       continue;
@@ -144,6 +147,8 @@ function publishWritten(
   for (const { conversation, peerId, friendId, count } of unread.values()) {
     ctx.realtime.toUsers([peerId], { type: 'unread.changed', conversation, friendId, count });
   }
+  // Push notices for recipients with no visible tab; looked up and sent in the background.
+  notifyNewMessages(ctx, notices);
 }
 
 /** Lone surrogates become U+FFFD (as a text parameter stored them) and NUL, which PostgreSQL refuses, goes. */

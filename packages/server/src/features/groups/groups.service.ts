@@ -83,6 +83,11 @@ export async function listGroups(ctx: AppContext, userId: string, kind: GroupKin
   return { groups: rows.map((r) => summary(r.group, r.memberCount, unread.get(r.group.id) ?? 0)) };
 }
 
+/** The group's name, or null when there is no such group (push notices name it). */
+export async function groupName(ctx: AppContext, groupId: string): Promise<string | null> {
+  return (await repo.findGroup(ctx.db, groupId))?.group.name ?? null;
+}
+
 export async function getGroup(ctx: AppContext, userId: string, groupId: string): Promise<GroupDetail> {
   const found = await repo.findGroup(ctx.db, groupId);
   const members = found ? await repo.membersOf(ctx.db, groupId) : [];

@@ -16,6 +16,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { parse } from '../../platform/errors.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
 import { MSG } from '@studybuddy/shared/messages';
+import { notifyFriendRequest, notifyRequestAccepted } from '../push/push.service.ts';
 import { requireMember } from './member.ts';
 import { noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
 import { disableRequestMails } from './request-mail.repository.ts';
@@ -76,7 +77,13 @@ export function socialRoutes(ctx: AppContext) {
         throw err;
       });
       changed([me.id, toUserId], result.requestId);
-      if (result.outcome === 'sent') mailNotice(me.id, toUserId);
+      if (result.outcome === 'sent') {
+        mailNotice(me.id, toUserId);
+        notifyFriendRequest(ctx, me, toUserId, result.requestId);
+      } else {
+        // They had asked first: sending back accepts their request.
+        notifyRequestAccepted(ctx, me, toUserId);
+      }
       reply.status(result.outcome === 'sent' ? 201 : 200);
       return result;
     });
@@ -86,6 +93,7 @@ export function socialRoutes(ctx: AppContext) {
       const { id } = parse(idParamSchema, request.params);
       const result = await acceptRequest(db, me, id);
       changed([me.id, result.friendId], id);
+      notifyRequestAccepted(ctx, me, result.friendId);
       return result;
     });
 

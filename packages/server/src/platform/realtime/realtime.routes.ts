@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -49,6 +50,10 @@ interface SocketState {
   token: string;
   /** Live frames held back while a resync is answered (then sent, less the messages the resync carried). */
   held: string[] | null;
+  /** This socket's id for the features that track it (push presence). */
+  id: string;
+  /** Whether the tab last said it is visible. */
+  visible: boolean;
   write(frame: string): void;
 }
 
@@ -206,6 +211,11 @@ export function realtimeRoutes(ctx: AppContext) {
           send({ type: 'ack', ref: frame.message.id, message: result.message, created: result.created });
           return;
         }
+        case 'visibility':
+          if (s.visible === frame.visible) return;
+          s.visible = frame.visible;
+          await handlers.visibility(conn.userId, s.id, frame.visible);
+          return;
       }
     };
 
@@ -306,6 +316,8 @@ export function realtimeRoutes(ctx: AppContext) {
           slot: nextSlot++ % PING_SLOTS,
           token: request.cookies[SESSION_COOKIE] ?? '',
           held: null,
+          id: randomUUID(),
+          visible: false,
           write,
         };
         // A reconnecting client names its last cursor in the address: the resync starts before any live event
@@ -322,6 +334,12 @@ export function realtimeRoutes(ctx: AppContext) {
         ws.on('close', () => {
           sockets.delete(state);
           hub.remove(conn);
+          if (state.visible) {
+            state.visible = false;
+            handlers.visibility(user.id, state.id, false).catch((err: unknown) => {
+              ctx.log.warn({ err }, 'realtime: clearing visibility failed');
+            });
+          }
           request.log.debug('socket closed');
         });
         try {

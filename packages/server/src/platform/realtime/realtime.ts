@@ -23,6 +23,8 @@ export interface SocketHandlers {
     conversation: ConversationRef,
     message: SendMessageInput,
   ): Promise<{ message: ChatMessage; created: boolean }>;
+  /** A tab reported whether it is visible; `visible` false too when a socket that was visible closes. */
+  visibility(userId: string, socketId: string, visible: boolean): Promise<void>;
 }
 
 /** The real-time API every feature gets as `ctx.realtime`. */
@@ -49,6 +51,7 @@ const defaults: SocketHandlers = {
   send: async () => {
     throw new Error('sending over the socket is not available');
   },
+  visibility: async () => undefined,
 };
 
 /** PostgreSQL LISTEN/NOTIFY when a database URL is configured (several instances), else in-process. */
