@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { ChatMessage, ConversationRef } from '@studybuddy/shared/chat';
+import { conversationKeys } from './conversations-api.ts';
+import { insertMessage, isOpen, markOpen, type History } from './message-cache.ts';
+
+const chat: ConversationRef = { kind: 'chat', id: 'a_b' };
+const group: ConversationRef = { kind: 'group', id: 'g1' };
+
+const message = (cursor: number, conversation = chat, id = `m${cursor}`): ChatMessage => ({
+  id,
+  cursor,
+  conversation,
+  senderId: 'a',
+  senderName: 'A',
+  type: 'text',
+  content: `message ${cursor}`,
+  createdAt: new Date(1_700_000_000_000 + cursor * 1000).toISOString(),
+});
+
+/** A loaded history: pages newest first, each oldest first, as the conversation view keeps it. */
+function load(client: QueryClient, ref: ConversationRef, pages: { cursors: number[]; hasMore: boolean }[]) {
+  const data: History = {
+    pages: pages.map((p) => ({ messages: p.cursors.map((c) => message(c, ref)), hasMore: p.hasMore })),
+    pageParams: pages.map((_, i) => (i === 0 ? undefined : 1)),
+  };
+  client.setQueryData(conversationKeys.messages(ref), data);
+}
+
+const cursors = (client: QueryClient, ref: ConversationRef) =>
+  client.getQueryData<History>(conversationKeys.messages(ref))?.pages.map((p) => p.messages.map((m) => m.cursor));
+
+describe('message cache', () => {
+  it('puts new messages into the newest page in cursor order, whatever order they arrive in', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [1, 2, 3], hasMore: false }]);
+    insertMessage(client, message(5));
+    insertMessage(client, message(4));
+    expect(cursors(client, chat)).toEqual([[1, 2, 3, 4, 5]]);
+  });
+
+  it('keeps one copy of a message that arrives twice (the HTTP answer and the socket)', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [1, 2], hasMore: false }]);
+    insertMessage(client, message(3));
+    insertMessage(client, message(3));
+    expect(cursors(client, chat)).toEqual([[1, 2, 3]]);
+  });
+
+  it('puts a late message into the loaded page its cursor belongs to', () => {
+    const client = new QueryClient();
+    load(client, chat, [
+      { cursors: [20, 25, 30], hasMore: true },
+      { cursors: [10, 12, 19], hasMore: true },
+    ]);
+    insertMessage(client, message(15));
+    expect(cursors(client, chat)).toEqual([
+      [20, 25, 30],
+      [10, 12, 15, 19],
+    ]);
+  });
+
+  it('leaves a message older than everything loaded to the page that will load it', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [10, 11], hasMore: true }]);
+    insertMessage(client, message(5));
+    expect(cursors(client, chat)).toEqual([[10, 11]]);
+
+    // Nothing older exists: it is the oldest message.
+    load(client, chat, [{ cursors: [10, 11], hasMore: false }]);
+    insertMessage(client, message(5));
+    expect(cursors(client, chat)).toEqual([[5, 10, 11]]);
+  });
+
+  it('touches only its own conversation, and starts no history for one not loaded', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [1], hasMore: false }]);
+    insertMessage(client, message(2, group));
+    expect(cursors(client, chat)).toEqual([[1]]);
+    expect(client.getQueryData(conversationKeys.messages(group))).toBeUndefined();
+  });
+
+  it('puts a message into an empty history', () => {
+    const client = new QueryClient();
+    load(client, group, [{ cursors: [], hasMore: false }]);
+    insertMessage(client, message(7, group));
+    expect(cursors(client, group)).toEqual([[7]]);
+  });
+});
+
+describe('open conversations', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('count as open while any screen shows them and the tab is visible', () => {
+    const closeA = markOpen(chat);
+    const closeB = markOpen({ ...chat });
+    expect(isOpen(chat)).toBe(true);
+    expect(isOpen(group)).toBe(false);
+    closeA();
+    expect(isOpen(chat)).toBe(true);
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    expect(isOpen(chat)).toBe(false);
+    vi.restoreAllMocks();
+    closeB();
+    expect(isOpen(chat)).toBe(false);
+  });
+});
