@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { UploadedFile } from '@studybuddy/shared/files';
@@ -11,6 +13,8 @@ import { createUser, type TestUser } from '../../test/users.ts';
 import { registerUploadTarget, stagingDir } from './files.service.ts';
 import { reencodeImage } from './image-processing.ts';
 import { StagingStore } from './staging-store.ts';
+import { ResumableStore } from './resumable-store.ts';
+import { scratchDirOf } from './resumable.routes.ts';
 import { noisePng } from './upload-test-helpers.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
@@ -81,7 +85,9 @@ describe('resumable uploads (tus) over real sockets', () => {
         `Upload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: ${image.length}\r\n\r\n`,
     );
     await new Promise<void>((resolve) => socket.write(image.subarray(0, half), () => resolve()));
-    await new Promise((r) => setTimeout(r, 300));
+    // Cut once the server has written what arrived (bytes still in its buffers when the connection dies are lost).
+    const stagedFile = path.join(stagingDir(t.config), url.split('/').pop()!);
+    await expect.poll(async () => (await stat(stagedFile).catch(() => null))?.size, { timeout: 10_000 }).toBe(half);
     socket.destroy();
 
     // The server keeps what arrived: a HEAD tells the client to resume at (about) the half.
@@ -221,13 +227,34 @@ describe('resumable uploads (tus) over real sockets', () => {
     expect((await head(user.cookie, url)).status).toBe(404);
   });
 
-  it('sweeps unfinished uploads older than a day', async () => {
+  it('sweeps unfinished uploads older than a day, and finished ones kept an hour for their result', async () => {
     const created = await create(user.cookie, 1000, { target: 'test-file', filename: 'old.txt' });
-    const id = created.headers.get('location')!.split('/').pop()!;
+    const url = created.headers.get('location')!;
+    const id = url.split('/').pop()!;
+    const data = Buffer.alloc(300_000, 5);
+    const doneCreated = await create(user.cookie, data.length, { target: 'test-file', filename: 'done.bin' });
+    const doneUrl = doneCreated.headers.get('location')!;
+    expect((await patch(user.cookie, doneUrl, 0, data)).status).toBe(200);
+
     const dir = stagingDir(t.config);
-    const store = new StagingStore(dir);
-    expect(await store.sweep()).toBe(0);
-    expect(await store.sweep(Date.now() + 25 * 60 * 60 * 1000)).toBeGreaterThanOrEqual(1);
+    const store = new ResumableStore(new StagingStore(dir), t.app.ctx.db);
+    const sweep = () => store.sweep(scratchDirOf(t.config), { warn: () => undefined });
+    expect(await sweep()).toBe(0);
+    const age = (upload: string, column: 'created_at' | 'finished_at', hours: number) =>
+      t.app.ctx.db.execute(
+        sql`update resumable_uploads set ${sql.raw(column)} = now() - ${hours} * interval '1 hour' where id = ${upload}`,
+      );
+    await age(id, 'created_at', 23);
+    await age(doneUrl.split('/').pop()!, 'finished_at', 0.5);
+    expect(await sweep()).toBe(0);
+    expect((await head(user.cookie, url)).status).toBe(200);
+
+    await age(id, 'created_at', 25);
+    await age(doneUrl.split('/').pop()!, 'finished_at', 1.5);
+    expect(await sweep()).toBe(2);
     expect((await readdir(dir)).some((n) => n.startsWith(id))).toBe(false);
+    expect((await head(user.cookie, url)).status).toBe(404);
+    expect((await head(user.cookie, doneUrl)).status).toBe(404);
+    expect((await fetch(`${base}${doneUrl}/result`, { headers: { cookie: user.cookie } })).status).toBe(404);
   });
 });

@@ -2,22 +2,27 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Server, type Upload } from '@tus/server';
+import { Server } from '@tus/server';
 import { FILES_API } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, errorBody, notFound } from '../../platform/errors.ts';
 import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
 import { requireUser, type SessionUser } from '../auth/session.ts';
-import { stagingDir, storeUpload, uploadTarget } from './files.service.ts';
-import { StagingStore } from './staging-store.ts';
+import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
+import { stagingDir, uploadTarget } from './files.service.ts';
+import { createCompletion, paramsOf } from './resumable-completion.ts';
+import { ResumableStore } from './resumable-store.ts';
+import { deleteUpload, insertUpload, uploadIdsOf } from './resumable-uploads.repository.ts';
+import { S3StagingStore } from './s3-staging-store.ts';
+import { STAGING_MS, StagingStore, type StagingBackend } from './staging-store.ts';
 import { assertStorageRoom } from './storage-quota.service.ts';
+import { SharedLocker } from './upload-locker.ts';
 
 /** Largest resumable upload of any target; each target's own limit is checked when the upload is created. */
 const RESUMABLE_MAX_BYTES = 1024 * 1024 * 1024;
 const SWEEP_MS = 30 * 60 * 1000;
 const ID = /^[A-Za-z0-9_-]{1,64}\.[a-f0-9]{24}$/;
-const RESERVED = new Set(['target', 'filename', 'filetype', 'name', 'type']);
 
 type TusRequest = Request & { runtime?: { node?: { req: IncomingMessage } } };
 
@@ -42,24 +47,31 @@ function tusError(err: unknown): { status_code: number; body: string } {
   return { status_code: 500, body: JSON.stringify(errorBody('internal', MSG.api.internal)) };
 }
 
-function paramsOf(metadata: Upload['metadata']): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [k, v] of Object.entries(metadata ?? {})) if (!RESERVED.has(k) && typeof v === 'string') params[k] = v;
-  return params;
+/** Where a complete upload staged in S3 is copied while it is checked and stored. */
+export const scratchDirOf = (config: AppContext['config']) => path.join(stagingDir(config), 'scratch');
+
+/** Bytes wait on this instance's disk (STORAGE=fs), or in the bucket where every instance reaches them (s3). */
+function stagingBackend(ctx: AppContext): StagingBackend {
+  if (ctx.config.storage === 's3' && ctx.config.s3) return new S3StagingStore(ctx.config.s3);
+  return new StagingStore(stagingDir(ctx.config));
 }
 
 /**
  * tus 1.0 resumable uploads (spec: files over 262144 bytes): POST creates, PATCH appends at the offset,
- * HEAD tells a reconnecting client where to resume, DELETE cancels. Bytes are staged on local disk; the
- * complete file is checked and written to the storage (disk or S3) and the final PATCH answers with the
- * stored file's JSON. Upload ids are `<userId>.<random>`, read from the path only, and only their owner may touch
- * them (checked by the route, again on every tus request and at completion).
+ * HEAD tells a reconnecting client where to resume, DELETE cancels. The complete file is checked and written to
+ * the storage (disk or S3) and the final PATCH answers with the stored file's JSON. Upload ids are
+ * `<userId>.<random>`, read from the path only, and only their owner may touch them (checked by the route, again
+ * on every tus request and at completion).
+ *
+ * Several instances: each upload has a resumable_uploads row (quotas, lock, completion) and, with STORAGE=s3, its
+ * bytes in the bucket, so any instance continues any upload and the complete file is stored exactly once.
  * Quotas at creation: uploads started per day, unfinished uploads at once, and storage (what the student keeps,
  * plus what their unfinished uploads declared, plus this Upload-Length).
- * Several app instances need sticky routing for one upload (the staging folder is per instance).
  */
 export function resumableRoutes(ctx: AppContext) {
-  const store = new StagingStore(stagingDir(ctx.config));
+  const store = new ResumableStore(stagingBackend(ctx), ctx.db);
+  const scratchDir = scratchDirOf(ctx.config);
+  const completion = createCompletion(ctx, store, scratchDir);
   const quota = createQuota(ctx.db);
   const limits = ctx.config.limits;
   const owners = new WeakMap<IncomingMessage, SessionUser>();
@@ -70,9 +82,17 @@ export function resumableRoutes(ctx: AppContext) {
     return user;
   };
 
+  registerAccountCleanup(ctx, async (userId) => {
+    for (const id of await uploadIdsOf(ctx.db, userId)) {
+      await store.backend.discard(id);
+      await deleteUpload(ctx.db, id);
+    }
+  });
+
   const tus = new Server({
     path: FILES_API.resumable,
     datastore: store,
+    locker: new SharedLocker(ctx.db, ctx.log),
     relativeLocation: true,
     respectForwardedHeaders: ctx.config.trustProxy,
     maxSize: RESUMABLE_MAX_BYTES,
@@ -86,56 +106,56 @@ export function resumableRoutes(ctx: AppContext) {
         const user = ownerOf(req);
         const meta = upload.metadata ?? {};
         const target = uploadTarget(ctx, meta.target ?? undefined);
-        if (upload.size === undefined) throw new AppError(400, 'bad_request', MSG.files.needsLength);
-        if (upload.size === 0) throw new AppError(400, 'bad_request', MSG.files.empty, 'file');
-        if (upload.size > target.maxBytes) throw new AppError(413, 'payload_too_large', MSG.files.tooLarge, 'file');
+        const size = upload.size;
+        if (size === undefined) throw new AppError(400, 'bad_request', MSG.files.needsLength);
+        if (size === 0) throw new AppError(400, 'bad_request', MSG.files.empty, 'file');
+        if (size > target.maxBytes) throw new AppError(413, 'payload_too_large', MSG.files.tooLarge, 'file');
         const declared = meta.filetype ?? '';
         if (target.kind === 'image' && declared && !declared.startsWith('image/')) {
           throw new AppError(400, 'bad_request', MSG.files.notAnImage, 'file');
         }
         // Authorises the destination now, before any byte is sent.
         await target.folder(user, paramsOf(meta));
-        const open = await store.openUploads(user.id);
-        if (open.length >= limits.openUploads) {
-          throw quotaExceeded({ what: MSG.quota.openUploads, when: MSG.quota.finishUploads }, limits.openUploads);
-        }
-        await assertStorageRoom(ctx, user.id, upload.size + open.reduce((a, b) => a + b, 0));
+        // Recorded with the student's other uploads in view (on every instance), or refused.
+        await insertUpload(
+          ctx.db,
+          { id: upload.id, userId: user.id, size, metadata: meta },
+          async (tx, open) => {
+            if (open.count >= limits.openUploads) {
+              throw quotaExceeded({ what: MSG.quota.openUploads, when: MSG.quota.finishUploads }, limits.openUploads);
+            }
+            await assertStorageRoom(ctx, user.id, size + open.bytes, tx);
+          },
+          STAGING_MS,
+        );
         // Counted last: a refused creation costs nothing.
-        await quota.consume(`uploads:${user.id}`, {
-          what: MSG.quota.uploadsPerDay,
-          limit: limits.uploadsPerDay,
-          windowMs: DAY_MS,
-          when: MSG.quota.tryTomorrow,
-        });
+        await quota
+          .consume(`uploads:${user.id}`, {
+            what: MSG.quota.uploadsPerDay,
+            limit: limits.uploadsPerDay,
+            windowMs: DAY_MS,
+            when: MSG.quota.tryTomorrow,
+          })
+          .catch(async (err: unknown) => {
+            await deleteUpload(ctx.db, upload.id);
+            throw err;
+          });
         return {};
       } catch (err) {
         throw tusError(err);
       }
     },
     async onUploadFinish(req, upload) {
-      const meta = upload.metadata ?? {};
       const user = ownerOf(req);
       if (!ownedBy(user, upload.id)) throw NOT_FOUND;
       try {
-        const file = await storeUpload(
-          ctx,
-          {
-            user,
-            target: meta.target ?? '',
-            params: paramsOf(meta),
-            filename: meta.filename ?? meta.name ?? 'file',
-            filetype: meta.filetype ?? meta.type ?? '',
-          },
-          { file: path.join(store.directory, upload.id), size: upload.size ?? upload.offset },
-        );
-        await store.finish(upload.id, file);
+        const file = await completion.complete(upload.id, user);
         return {
           status_code: 200,
           headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
           body: JSON.stringify({ file }),
         };
       } catch (err) {
-        await store.discard(upload.id);
         if (!(err instanceof AppError)) ctx.log.error({ err }, 'storing a resumable upload failed');
         throw tusError(err);
       }
@@ -151,18 +171,17 @@ export function resumableRoutes(ctx: AppContext) {
     },
   });
 
+  const sweep = () => store.sweep(scratchDir, ctx.log);
+
   return async (app: FastifyInstance) => {
-    const sweeper = setInterval(
-      () => void store.sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep')),
-      SWEEP_MS,
-    );
+    const sweeper = setInterval(() => void sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep')), SWEEP_MS);
     sweeper.unref();
     app.addHook('onClose', async () => clearInterval(sweeper));
     app.addHook('onReady', async () => {
-      void store.sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep'));
+      void sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep'));
     });
 
-    // The body of a PATCH is streamed to the staging file by tus, never buffered by Fastify.
+    // The body of a PATCH is streamed to the staging store by tus, never buffered by Fastify.
     app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
 
     const handle = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
@@ -178,13 +197,12 @@ export function resumableRoutes(ctx: AppContext) {
     app.post(FILES_API.resumable, handle);
     app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: `${FILES_API.resumable}/:id`, handler: handle });
 
-    /** The stored file of a finished upload, for a client whose final response was lost. */
+    /** The stored file of a finished upload, for a client whose final response was lost (stored now if need be). */
     app.get<{ Params: { id: string } }>(`${FILES_API.resumable}/:id/result`, async (request, reply) => {
       const user = requireUser(request);
       const { id } = request.params;
       if (!ownedBy(user, id)) throw notFound();
-      const file = await store.readResult(id);
-      if (!file) throw notFound();
+      const file = await completion.complete(id, user);
       return reply.header('Cache-Control', 'no-store').send({ file });
     });
   };

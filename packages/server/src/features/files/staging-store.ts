@@ -1,94 +1,55 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Upload } from '@tus/server';
-import { uploadedFileSchema, type UploadedFile } from '@studybuddy/shared/files';
+import type { DataStore } from '@tus/server';
 
 /** Unfinished uploads are kept a day; a finished upload's answer an hour (for a client whose last response was lost). */
 export const STAGING_MS = 24 * 60 * 60 * 1000;
-const RESULT_MS = 60 * 60 * 1000;
-const RESULT_SUFFIX = '.result.json';
+export const RESULT_MS = 60 * 60 * 1000;
+
+/** Where the bytes of resumable uploads wait until they are complete: local disk, or the S3 bucket. */
+export interface StagingBackend extends DataStore {
+  /** A file on this machine with the complete upload's bytes; `release` removes it if it was a copy. */
+  localCopy(id: string, scratchDir: string): Promise<{ file: string; release(): Promise<void> }>;
+  /** Removes all of one upload (finished or not); nothing to remove is no error. */
+  discard(id: string): Promise<void>;
+  /** Removes leftovers no upload record names any more (a crash between the two); how many. */
+  sweepOrphans(now?: number): Promise<number>;
+}
 
 /**
- * tus staging on local disk. When an upload is complete and stored in the real storage, its staged bytes are
- * deleted and only a small result record stays: a HEAD then still reports the upload as complete (so a client
- * retrying after a lost last response succeeds without re-sending anything) and the result can be fetched.
+ * Staging on this instance's disk (`DATA_DIR/uploads`, STORAGE=fs): `<id>` holds the bytes, `<id>.json` tus's info.
+ * Only this instance can resume these uploads: disk storage is for a single instance.
  */
-export class StagingStore extends FileStore {
+export class StagingStore extends FileStore implements StagingBackend {
   constructor(directory: string) {
     super({ directory, expirationPeriodInMilliseconds: STAGING_MS });
   }
 
-  private resultFile(id: string) {
-    return path.join(this.directory, `${id}${RESULT_SUFFIX}`);
+  async localCopy(id: string) {
+    return { file: path.join(this.directory, id), release: async () => undefined };
   }
 
-  async readResult(id: string): Promise<UploadedFile | null> {
-    try {
-      return uploadedFileSchema.parse(JSON.parse(await readFile(this.resultFile(id), 'utf8')));
-    } catch {
-      return null;
-    }
-  }
-
-  /** Records the stored file of a finished upload and drops its staged bytes. */
-  async finish(id: string, file: UploadedFile): Promise<void> {
-    await writeFile(this.resultFile(id), JSON.stringify(file));
-    await rm(path.join(this.directory, id), { force: true });
-  }
-
-  override async getUpload(id: string): Promise<Upload> {
-    const done = await this.readResult(id);
-    if (!done) return super.getUpload(id);
-    const info = await this.configstore.get(id);
-    if (!info) return super.getUpload(id);
-    return new Upload({
-      id,
-      size: info.size,
-      offset: info.size ?? 0,
-      metadata: info.metadata,
-      creation_date: info.creation_date,
-    });
-  }
-
-  /** Deletes everything of one upload (bytes, info and result). */
   async discard(id: string): Promise<void> {
-    await Promise.all(
-      [id, `${id}.json`, `${id}${RESULT_SUFFIX}`].map((n) => rm(path.join(this.directory, n), { force: true })),
-    );
+    await Promise.all([id, `${id}.json`].map((n) => rm(path.join(this.directory, n), { force: true })));
   }
 
-  /** The declared sizes of a user's unfinished, unexpired uploads (ids are `<userId>.<random>`). */
-  async openUploads(userId: string, now = Date.now()): Promise<number[]> {
-    const names = await readdir(this.directory).catch(() => [] as string[]);
-    const sizes: number[] = [];
-    for (const name of names) {
-      if (!name.startsWith(`${userId}.`) || !name.endsWith('.json') || name.endsWith(RESULT_SUFFIX)) continue;
-      const id = name.slice(0, -'.json'.length);
-      if (await this.readResult(id)) continue;
-      const info = await this.configstore.get(id);
-      const created = info?.creation_date ? Date.parse(info.creation_date) : 0;
-      if (info && now - created <= STAGING_MS) sizes.push(info.size ?? 0);
-    }
-    return sizes;
+  /** Files older than any upload may live (a day and an hour). */
+  sweepOrphans(now = Date.now()): Promise<number> {
+    return removeFilesOlderThan(this.directory, STAGING_MS + RESULT_MS, now);
   }
+}
 
-  /** Removes unfinished uploads older than a day and results older than an hour. */
-  async sweep(now = Date.now()): Promise<number> {
-    const names = await readdir(this.directory).catch(() => [] as string[]);
-    let removed = 0;
-    for (const name of names) {
-      if (!name.endsWith('.json') || name.endsWith(RESULT_SUFFIX)) continue;
-      const id = name.slice(0, -'.json'.length);
-      const result = await stat(this.resultFile(id)).catch(() => null);
-      const info = await this.configstore.get(id);
-      const created = info?.creation_date ? Date.parse(info.creation_date) : 0;
-      const expired = result ? now - result.mtimeMs > RESULT_MS : now - created > STAGING_MS;
-      if (expired) {
-        await this.discard(id);
-        removed++;
-      }
+/** Removes the files directly in `dir` last written more than `ageMs` ago; how many. */
+export async function removeFilesOlderThan(dir: string, ageMs: number, now = Date.now()): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const info = await stat(path.join(dir, name)).catch(() => null);
+    if (info?.isFile() && now - info.mtimeMs > ageMs) {
+      await rm(path.join(dir, name), { force: true });
+      removed++;
     }
-    return removed;
   }
+  return removed;
 }

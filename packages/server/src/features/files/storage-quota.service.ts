@@ -27,9 +27,14 @@ export async function storageUsed(db: Db, userId: string): Promise<number> {
 }
 
 /** Refuses early (before any byte is read or written) when `incoming` more bytes would not fit. */
-export async function assertStorageRoom(ctx: AppContext, userId: string, incoming: number): Promise<void> {
+export async function assertStorageRoom(
+  ctx: AppContext,
+  userId: string,
+  incoming: number,
+  db: Db = ctx.db,
+): Promise<void> {
   const limit = ctx.config.limits.storageBytes;
-  if (incoming > limit || (await storageUsed(ctx.db, userId)) + incoming > limit) throw storageFull(limit);
+  if (incoming > limit || (await storageUsed(db, userId)) + incoming > limit) throw storageFull(limit);
 }
 
 /**
