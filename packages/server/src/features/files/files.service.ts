@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { fileUrl, type UploadedFile } from '@studybuddy/shared/files';
@@ -148,13 +148,10 @@ function describe(
 /** The folder of a user's own files (profile pictures and anything else private to them). */
 export const userFolder = (userId: string) => `users/${userId}`;
 
-/** Where resumable uploads are staged until they are complete (ids are `<userId>.<random>`). */
+/** Where resumable uploads are staged on disk until they are complete (STORAGE=fs; ids are `<userId>.<random>`). */
 export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads');
 
-/** Removes every stored file of a user and their unfinished uploads (account deletion). */
+/** Removes every stored file of a user (account deletion; their resumable uploads go with the files routes' cleanup). */
 export async function deleteUserFiles(ctx: AppContext, userId: string): Promise<void> {
   await ctx.storage.deletePrefix(userFolder(userId));
-  const dir = stagingDir(ctx.config);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.startsWith(`${userId}.`)).map((n) => rm(path.join(dir, n), { force: true })));
 }
