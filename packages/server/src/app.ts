@@ -19,14 +19,16 @@ import { realtimeRoutes } from './platform/realtime/realtime.routes.ts';
 import { installSecurityHeaders } from './platform/security-headers.ts';
 import { installSpa } from './platform/spa.ts';
 import { createStorage } from './platform/storage/create-storage.ts';
-import { installSessionResolver, SESSION_COOKIE } from './features/auth/session.ts';
+import { createSessionStore } from './features/auth/session.ts';
+import { createRegistry } from './platform/registry.ts';
+import { installSessionResolver, SESSION_COOKIE } from './platform/session.ts';
 import { sessionRoutes } from './features/auth/session.routes.ts';
 import { avatarRoutes } from './features/avatars/avatars.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { feedbackRoutes } from './features/feedback/feedback.routes.ts';
-import { filesRoutes } from './features/files/files.routes.ts';
+import { filesFeature } from './features/files/files.feature.ts';
 import { profileRoutes } from './features/profile/profile.routes.ts';
-import { socialRoutes } from './features/social/social.routes.ts';
+import { socialFeature } from './features/social/social.feature.ts';
 import { chatRoutes } from './features/chat/chat.routes.ts';
 import { groupsRoutes } from './features/groups/groups.routes.ts';
 import { lmsRoutes } from './features/lms/lms.routes.ts';
@@ -85,6 +87,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     metrics: createMetrics({ database, realtime, lifecycle, log: app.log }),
     lifecycle,
+    sessions: createSessionStore(database.db),
+    registry: createRegistry(),
   };
   installLifecycle(app, lifecycle);
   installMetrics(app, ctx);
@@ -99,7 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   // platform
   installSameOriginGuard(app, config.publicUrl);
-  installSessionResolver(app, ctx.db);
+  installSessionResolver(app, ctx.sessions);
   await app.register(realtimeRoutes(ctx));
   await app.register((await import('./platform/backup/backup.routes.ts')).backupRoutes(ctx));
   // features
@@ -107,9 +111,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes(ctx));
   await app.register(avatarRoutes(ctx));
   await app.register(feedbackRoutes(ctx));
-  await app.register(filesRoutes(ctx));
+  await app.register(filesFeature(ctx));
   await app.register(profileRoutes(ctx));
-  await app.register(socialRoutes(ctx));
+  await app.register(socialFeature(ctx));
   await app.register(chatRoutes(ctx));
   await app.register(groupsRoutes(ctx));
   await app.register(lmsRoutes(ctx));

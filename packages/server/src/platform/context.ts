@@ -5,6 +5,8 @@ import type { Lifecycle } from './lifecycle.ts';
 import type { Mailer } from './mail.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { Realtime } from './realtime/realtime.ts';
+import type { Registry } from './registry.ts';
+import type { SessionStore } from './session.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** What every feature gets from the platform. */
@@ -21,4 +23,8 @@ export interface AppContext {
   metrics: Metrics;
   /** `lifecycle.ready`: whether this instance takes traffic (readiness probe); false on SIGTERM. */
   lifecycle: Lifecycle;
+  /** Whose session a cookie names (the accounts feature's store). */
+  sessions: SessionStore;
+  /** Extension points the features fill as they start: upload targets, file access rules, cleanups. */
+  registry: Registry;
 }

@@ -10,7 +10,6 @@ import {
   deleteCodes,
   deleteUser,
   deleteUserSessions,
-  ensureProfile,
   findUserByEmail,
   findUserById,
   insertUser,
@@ -27,6 +26,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import { resetRefusal, unusableResetCode } from './reset-refusals.ts';
 import { seal, unseal } from './sealed-value.ts';
 import { withTransaction } from '../../db/transaction.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 /**
  * Who is asking: the client IP (rate limits), the reply (Retry-After, cookies), the browser's current session
@@ -108,7 +108,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
         const resendTicket = seal(secretKey, RESEND_TICKET, { userId: user.id }, RESEND_TICKET_MS);
         return { result: { status: 'unverified', resendTicket } };
       }
-      await ensureProfile(db, user.id, user.email);
+      await profiles.ensure(db, user.id, user.email);
       return { result: { status: 'signedIn' }, userId: user.id };
     },
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, lte, ne } from 'drizzle-orm';
-import { universityForEmail } from '@studybuddy/shared/universities';
 import type { Db } from '../../db/connect.ts';
-import { authCodes, oauthIdentities, profiles, sessions, users } from '../../db/schema.ts';
+import { authCodes, oauthIdentities, sessions, users } from '../../db/schema/auth.ts';
 import { newToken, sha256 } from '../../platform/passwords.ts';
-import { newAvatarPath } from '../avatars/avatars.service.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 export type AccountRow = typeof users.$inferSelect;
 export type CodePurpose = 'verifyEmail' | 'resetPassword';
@@ -38,6 +37,15 @@ export async function updateUser(
 
 export async function deleteUser(db: Db, id: string): Promise<void> {
   await db.delete(users).where(eq(users.id, id));
+}
+
+/** True when the session was opened after `since` (a fresh sign-in). */
+export async function sessionOpenedSince(db: Db, sessionId: string, since: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), gt(sessions.createdAt, since)));
+  return !!row;
 }
 
 /** Ends every session of a user, except `keepSessionId` (the browser doing the change). */
@@ -102,36 +110,8 @@ export async function insertIdentity(db: Db, provider: string, subject: string, 
   await db.insert(oauthIdentities).values({ provider, subject, userId });
 }
 
-/**
- * The profile of spec §3 with its defaults, created on the first verified sign-in (nothing when it exists):
- * college from the e-mail domain, a robot avatar with a random seed, hasCustomProfilePicture false,
- * empty strings and lists, emailNotificationsEnabled true.
- */
-export async function ensureProfile(db: Db, userId: string, email: string): Promise<void> {
-  const university = universityForEmail(email);
-  if (!university) throw new Error(`no university for ${email}`);
-  await db
-    .insert(profiles)
-    .values({
-      userId,
-      email: email.toLowerCase(),
-      emailNotificationsEnabled: true,
-      college: university.name,
-      name: '',
-      lowercaseName: '',
-      major: '',
-      year: '',
-      bio: '',
-      courses: [],
-      profilePicture: newAvatarPath(),
-      hasCustomProfilePicture: false,
-      additionalImages: [],
-      canvasAccessToken: '',
-      canvasUrl: '',
-      gcalEnabled: false,
-    })
-    .onConflictDoNothing({ target: profiles.userId });
-}
+/** session.routes.ts still calls the profile owner from here. */
+export const ensureProfile = profiles.ensure;
 
 /** True for a unique-constraint violation (PostgreSQL and PGlite both report SQLSTATE 23505). */
 export function isUniqueViolation(err: unknown): boolean {

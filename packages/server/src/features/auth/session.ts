@@ -1,25 +1,22 @@
 import { and, eq, gt } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.ts';
-import { sessions, users } from '../../db/schema.ts';
-import { unauthenticated } from '../../platform/errors.ts';
+import { sessions, users } from '../../db/schema/auth.ts';
 import { newToken, sha256 } from '../../platform/passwords.ts';
+import * as platformSession from '../../platform/session.ts';
+import type { SessionStore, SessionUser } from '../../platform/session.ts';
 
-export const SESSION_COOKIE = 'sb_session';
+// The session helpers every route used from here now live in the platform (platform/session.ts).
+export {
+  clearSessionCookie,
+  requireUser,
+  SESSION_COOKIE,
+  setSessionCookie,
+  signedIn,
+  type SessionUser,
+} from '../../platform/session.ts';
+
 const SESSION_MS = 30 * 24 * 60 * 60 * 1000;
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  sessionId: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    user: SessionUser | null;
-  }
-}
 
 export async function createSession(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
   const { token, hash } = newToken();
@@ -44,32 +41,10 @@ export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date, secure: boolean): void {
-  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: expiresAt });
-}
-
-export function clearSessionCookie(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
-}
+/** The platform's session store over this feature's `sessions` and `users` tables. */
+export const createSessionStore = (db: Db): SessionStore => ({ find: (token) => findSessionUser(db, token) });
 
 /** Resolves `request.user` from the session cookie for every API request. */
 export function installSessionResolver(app: FastifyInstance, db: Db): void {
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
-    const token = request.cookies[SESSION_COOKIE];
-    request.user = token ? await findSessionUser(db, token) : null;
-  });
-}
-
-/** The signed-in user with a verified e-mail, or a 401. */
-export function requireUser(request: FastifyRequest): SessionUser {
-  const user = request.user;
-  if (!user || !user.emailVerified) throw unauthenticated();
-  return user;
-}
-
-/** Route hook (`preValidation: signedIn`): a signed-out caller hears 401 before anything about its input. */
-export async function signedIn(request: FastifyRequest): Promise<void> {
-  requireUser(request);
+  platformSession.installSessionResolver(app, createSessionStore(db));
 }

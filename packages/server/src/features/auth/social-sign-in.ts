@@ -3,7 +3,6 @@ import { universityForEmail } from '@studybuddy/shared/universities';
 import type { Db } from '../../db/connect.ts';
 import {
   deleteUserSessions,
-  ensureProfile,
   findIdentity,
   findUserByEmail,
   findUserById,
@@ -14,6 +13,7 @@ import {
 } from './accounts.repository.ts';
 import type { OidcIdentity } from './oidc-client.ts';
 import { withTransaction } from '../../db/transaction.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 /**
  * The account for a person the OIDC provider vouches for. Refused (and nothing written) when the provider
@@ -50,7 +50,7 @@ export async function socialSignIn(
       }
       const user = await findUserById(t, userId);
       if (!user || user.disabled) return { error: 'disabled' as const };
-      await ensureProfile(t, user.id, user.email);
+      await profiles.ensure(t, user.id, user.email);
       return { userId: user.id };
     });
 

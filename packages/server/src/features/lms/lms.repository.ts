@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import type { Db } from '../../db/connect.ts';
 import { courseworkCache, lmsRefreshCounts, profiles, type CourseRef } from '../../db/schema.ts';
-import { replaceProfileCourses } from '../profile/profile.service.ts';
+import { profiles as profileOwner } from '../profile/profiles.service.ts';
 import { withTransaction } from '../../db/transaction.ts';
 
 export interface StoredCanvas {
@@ -39,13 +39,12 @@ export async function saveConnection(
       .set({
         canvasUrl: values.canvasUrl,
         canvasAccessToken: values.tokenBox,
-        courses: values.courses,
         updatedAt: new Date(),
       })
       .where(eq(profiles.userId, userId))
       .returning({ userId: profiles.userId });
     if (!updated.length) return false;
-    await replaceProfileCourses(tx, userId, values.courses);
+    await profileOwner.setCourses(tx, userId, values.courses);
     await tx.delete(courseworkCache).where(eq(courseworkCache.userId, userId));
     return true;
   });

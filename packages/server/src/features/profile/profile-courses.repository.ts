@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-import { profileCourses, type CourseRef } from '../../db/schema.ts';
+import { profileCourses, type CourseRef } from '../../db/schema/profile.ts';
 
 export const courseKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 

@@ -1,6 +1,7 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-import { connections, profiles, sessions, users, type CourseRef } from '../../db/schema.ts';
+import { rows } from '../../db/rows.ts';
+import { profiles, type CourseRef } from '../../db/schema/profile.ts';
 
 export type ProfileRow = typeof profiles.$inferSelect;
 
@@ -20,6 +21,34 @@ export async function findProfile(db: Db, userId: string): Promise<ProfileRow | 
   return row;
 }
 
+/** A new profile with the defaults of spec §3 (nothing when the user has one). */
+export async function insertDefaultProfile(
+  db: Db,
+  values: { userId: string; email: string; college: string; profilePicture: string },
+): Promise<void> {
+  await db
+    .insert(profiles)
+    .values({
+      userId: values.userId,
+      email: values.email.toLowerCase(),
+      emailNotificationsEnabled: true,
+      college: values.college,
+      name: '',
+      lowercaseName: '',
+      major: '',
+      year: '',
+      bio: '',
+      courses: [],
+      profilePicture: values.profilePicture,
+      hasCustomProfilePicture: false,
+      additionalImages: [],
+      canvasAccessToken: '',
+      canvasUrl: '',
+      gcalEnabled: false,
+    })
+    .onConflictDoNothing({ target: profiles.userId });
+}
+
 /** Writes the editable fields; lowercaseName always follows name. */
 export async function updateProfile(db: Db, userId: string, changes: ProfileChanges): Promise<ProfileRow | undefined> {
   const [row] = await db
@@ -28,6 +57,16 @@ export async function updateProfile(db: Db, userId: string, changes: ProfileChan
     .where(eq(profiles.userId, userId))
     .returning();
   return row;
+}
+
+/** Replaces the course list (the normalised rows are the caller's to keep in step, in the same transaction). */
+export async function updateCourses(db: Db, userId: string, courses: CourseRef[]): Promise<boolean> {
+  const done = await db
+    .update(profiles)
+    .set({ courses, updatedAt: new Date() })
+    .where(eq(profiles.userId, userId))
+    .returning({ userId: profiles.userId });
+  return done.length > 0;
 }
 
 export async function updateNotificationSettings(
@@ -43,27 +82,91 @@ export async function updateNotificationSettings(
   return row;
 }
 
-export async function findPasswordHash(db: Db, userId: string): Promise<{ passwordHash: string | null } | undefined> {
-  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+export async function setGcalEnabled(db: Db, userId: string, enabled: boolean): Promise<void> {
+  await db.update(profiles).set({ gcalEnabled: enabled }).where(eq(profiles.userId, userId));
+}
+
+/** The fields other features read one at a time (name, picture, college, courses, e-mail and flags). */
+export async function findFields(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      name: profiles.name,
+      profilePicture: profiles.profilePicture,
+      college: profiles.college,
+      major: profiles.major,
+      year: profiles.year,
+      hasCustomProfilePicture: profiles.hasCustomProfilePicture,
+      courses: profiles.courses,
+      email: profiles.email,
+      emailNotificationsEnabled: profiles.emailNotificationsEnabled,
+      gcalEnabled: profiles.gcalEnabled,
+    })
+    .from(profiles)
+    .where(eq(profiles.userId, userId))
+    .limit(1);
   return row;
 }
 
-/** True when the session was opened after `since` (a fresh sign-in). */
-export async function sessionOpenedSince(db: Db, sessionId: string, since: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.id, sessionId), gt(sessions.createdAt, since)));
-  return !!row;
+export interface CardRow {
+  id: string;
+  name: string;
+  profilePicture: string;
+  major: string;
+  year: string;
+  lowercaseName: string;
 }
 
-/** Deletes the account; every table that references users cascades (or nulls its reference). */
-export async function deleteUserRow(db: Db, userId: string): Promise<void> {
-  await db.delete(users).where(eq(users.id, userId));
+/** Name, picture, major and year of several students (those without a profile are missing). */
+export async function findCards(db: Db, userIds: string[]): Promise<CardRow[]> {
+  if (!userIds.length) return [];
+  return db
+    .select({
+      id: profiles.userId,
+      name: profiles.name,
+      profilePicture: profiles.profilePicture,
+      major: profiles.major,
+      year: profiles.year,
+      lowercaseName: profiles.lowercaseName,
+    })
+    .from(profiles)
+    .where(inArray(profiles.userId, [...new Set(userIds)]));
 }
 
-/** Ids of the user's friends (who see this profile and should hear about changes). */
-export async function findFriendIds(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.select({ id: connections.friendId }).from(connections).where(eq(connections.userId, userId));
-  return rows.map((r) => r.id);
+export async function disableNotifications(db: Db, userId: string): Promise<boolean> {
+  const done = await db
+    .update(profiles)
+    .set({ emailNotificationsEnabled: false })
+    .where(eq(profiles.userId, userId))
+    .returning({ id: profiles.userId });
+  return done.length > 0;
+}
+
+export interface PublicProfileRow {
+  uid: string;
+  name: string;
+  college: string;
+  major: string;
+  year: string;
+  bio: string;
+  profilePicture: string;
+  additionalImages: string[];
+  sharedCourses: string[];
+}
+
+/** The profile summary another student may see (no e-mail, no LMS fields), with the courses shared with `viewerId`. */
+export async function findPublicProfile(
+  db: Db,
+  viewerId: string,
+  userId: string,
+): Promise<PublicProfileRow | undefined> {
+  const [row] = await rows<PublicProfileRow>(
+    db,
+    sql`SELECT p.user_id AS uid, p.name, p.college, p.major, p.year, p.bio,
+          p.profile_picture AS "profilePicture", p.additional_images AS "additionalImages",
+          ARRAY(SELECT mine.name FROM profile_courses mine
+                JOIN profile_courses theirs ON theirs.course_key = mine.course_key AND theirs.user_id = p.user_id
+                WHERE mine.user_id = ${viewerId} ORDER BY mine.name COLLATE "C") AS "sharedCourses"
+        FROM profiles p WHERE p.user_id = ${userId}`,
+  );
+  return row;
 }

@@ -12,16 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { registerUploadTarget, userFolder } from '../files/files.service.ts';
 import { courseKey, replaceProfileCourses } from './profile-courses.repository.ts';
-
-/** Other features that change a profile's courses (Canvas import) keep the normalised rows in step with this. */
-export { replaceProfileCourses };
-import {
-  findFriendIds,
-  findProfile,
-  updateNotificationSettings,
-  updateProfile,
-  type ProfileRow,
-} from './profile.repository.ts';
+import { findProfile, updateNotificationSettings, updateProfile, type ProfileRow } from './profile.repository.ts';
 import { withTransaction } from '../../db/transaction.ts';
 
 /** The signed-in user's own profile as the web app sees it (also used by GET /api/auth/session). */
@@ -137,6 +128,7 @@ export async function saveOwnProfile(ctx: AppContext, userId: string, input: Pro
   });
   if (!saved) throw notFound();
   // The user's other tabs (guard, shell) and their friends' screens refresh.
-  ctx.realtime.toUsers([userId, ...(await findFriendIds(ctx.db, userId))], { type: 'profile.changed', userId });
+  const audience = await Promise.all(ctx.registry.profileAudiences.map((whoSees) => whoSees(userId)));
+  ctx.realtime.toUsers([userId, ...audience.flat()], { type: 'profile.changed', userId });
   return toOwnProfile(saved);
 }

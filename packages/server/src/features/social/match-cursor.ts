@@ -4,7 +4,7 @@ import { badRequest } from '../../platform/errors.ts';
 /** Position after the last candidate of a page, in the ranking order (score desc, newest first, id desc). */
 export interface MatchCursor {
   score: number;
-  /** UTC timestamp with microseconds, as social.sql.ts `timeKey` writes it. */
+  /** UTC timestamp with microseconds, as the ranking writes it. */
   createdAt: string;
   id: string;
 }

@@ -1,8 +1,9 @@
 import type { MatchCandidate, MatchPage, MatchQuery, PublicProfile, SearchQuery } from '@studybuddy/shared/social';
 import type { Db } from '../../db/connect.ts';
-import type { PublicProfileRow } from './friends.repository.ts';
+import { profiles, type CandidateRow, type PublicProfileRow, type Viewer } from '../profile/profiles.service.ts';
+import * as friendsRepo from './friends.repository.ts';
 import { decodeCursor, encodeCursor } from './match-cursor.ts';
-import { courseKeysOf, findMatches, searchUsers, type CandidateRow, type Viewer } from './match.repository.ts';
+import { pendingWith } from './requests.repository.ts';
 
 /** Profile picture first, then the additional images (spec §3 Match candidate `images`). */
 const imagesOf = (r: Pick<PublicProfileRow, 'profilePicture' | 'additionalImages'>) =>
@@ -22,26 +23,45 @@ export function toPublicProfile(r: PublicProfileRow): PublicProfile {
   };
 }
 
-function toCandidate(r: CandidateRow): MatchCandidate {
-  return {
-    ...toPublicProfile(r),
-    score: r.score,
-    request: r.receivedId
-      ? { kind: 'received', requestId: r.receivedId }
-      : r.sentId
-        ? { kind: 'sent', requestId: r.sentId }
-        : { kind: 'none' },
-  };
+/** The candidates with the pending request between the viewer and each (the one received wins). */
+async function toCandidates(db: Db, viewerId: string, rows: CandidateRow[]): Promise<MatchCandidate[]> {
+  const { sent, received } = await pendingWith(
+    db,
+    viewerId,
+    rows.map((r) => r.uid),
+  );
+  return rows.map((r) => {
+    const receivedId = received.get(r.uid);
+    const sentId = sent.get(r.uid);
+    return {
+      ...toPublicProfile(r),
+      score: r.score,
+      request: receivedId
+        ? { kind: 'received', requestId: receivedId }
+        : sentId
+          ? { kind: 'sent', requestId: sentId }
+          : { kind: 'none' },
+    };
+  });
+}
+
+/** The viewer as the ranking needs them: their course keys, and their friends left out. */
+async function rankingViewer(db: Db, viewer: Viewer) {
+  const [courseKeys, excludeIds] = await Promise.all([
+    profiles.discovery.courseKeys(db, viewer.id),
+    friendsRepo.friendIds(db, viewer.id),
+  ]);
+  return { ...viewer, courseKeys, excludeIds };
 }
 
 /** One page of ranked suggestions for the viewer (only ever the viewer's own college). */
 export async function matchPage(db: Db, viewer: Viewer, query: MatchQuery): Promise<MatchPage> {
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const found = await findMatches(db, { ...viewer, courseKeys: await courseKeysOf(db, viewer.id) }, after, query.limit);
+  const found = await profiles.discovery.matches(db, await rankingViewer(db, viewer), after, query.limit);
   const page = found.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    candidates: page.map(toCandidate),
+    candidates: await toCandidates(db, viewer.id, page),
     nextCursor:
       found.length > query.limit && last
         ? encodeCursor({ score: last.score, createdAt: last.createdKey, id: last.uid })
@@ -50,6 +70,6 @@ export async function matchPage(db: Db, viewer: Viewer, query: MatchQuery): Prom
 }
 
 export async function search(db: Db, viewer: Viewer, query: SearchQuery): Promise<MatchCandidate[]> {
-  const courseKeys = await courseKeysOf(db, viewer.id);
-  return (await searchUsers(db, { ...viewer, courseKeys }, query.q, query.limit)).map(toCandidate);
+  const found = await profiles.discovery.search(db, await rankingViewer(db, viewer), query.q, query.limit);
+  return toCandidates(db, viewer.id, found);
 }

@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-import { profiles } from '../../db/schema.ts';
-import { rows } from './social.sql.ts';
+import { rows } from '../../db/rows.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 /** Takes the day's mail slot of this sender → recipient pair; false when a mail went less than a day ago. */
 export async function claimMailSlot(db: Db, fromUserId: string, toUserId: string): Promise<boolean> {
@@ -15,27 +15,5 @@ export async function claimMailSlot(db: Db, fromUserId: string, toUserId: string
   return claimed.length > 0;
 }
 
-/** The recipient's address and preference, and the sender's name. */
-export async function mailParties(db: Db, fromUserId: string, toUserId: string) {
-  const [recipient] = await db
-    .select({ email: profiles.email, enabled: profiles.emailNotificationsEnabled })
-    .from(profiles)
-    .where(eq(profiles.userId, toUserId))
-    .limit(1);
-  const [sender] = await db
-    .select({ name: profiles.name })
-    .from(profiles)
-    .where(eq(profiles.userId, fromUserId))
-    .limit(1);
-  return { recipient, senderName: sender?.name };
-}
-
-/** One-click unsubscribe: turns emailNotificationsEnabled off. */
-export async function disableRequestMails(db: Db, userId: string): Promise<boolean> {
-  const done = await db
-    .update(profiles)
-    .set({ emailNotificationsEnabled: false })
-    .where(eq(profiles.userId, userId))
-    .returning({ id: profiles.userId });
-  return done.length > 0;
-}
+/** One-click unsubscribe (social.routes.ts calls it from here): the profile owner turns e-mail notices off. */
+export const disableRequestMails = (db: Db, userId: string) => profiles.disableNotifications(db, userId);

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { AppContext } from '../../platform/context.ts';
 import type { MailMessage } from '../../platform/mail.ts';
-import { claimMailSlot, mailParties } from './request-mail.repository.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import { claimMailSlot } from './request-mail.repository.ts';
 
 /**
  * E-mail notice of a new friend request (beyond the spec): sent when the recipient's emailNotificationsEnabled is
@@ -48,8 +49,12 @@ export function friendRequestMail(publicUrl: string, to: string, senderName: str
 /** Sends the notice when the recipient wants it; never throws (the request itself already succeeded). */
 export async function noticeFriendRequest(ctx: AppContext, fromUserId: string, toUserId: string): Promise<void> {
   try {
-    const { recipient, senderName } = await mailParties(ctx.db, fromUserId, toUserId);
-    if (!recipient?.enabled || senderName === undefined) return;
+    const [recipient, sender] = await Promise.all([
+      profiles.mailContact(ctx.db, toUserId),
+      profiles.member(ctx.db, fromUserId),
+    ]);
+    if (!recipient?.notify || !sender) return;
+    const senderName = sender.name;
     if (!(await claimMailSlot(ctx.db, fromUserId, toUserId))) return;
     const token = unsubscribeToken(ctx.config.secretKey, toUserId);
     await ctx.mailer.send(friendRequestMail(ctx.config.publicUrl, recipient.email, senderName, token));

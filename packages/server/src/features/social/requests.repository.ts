@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-import { friendRequests, profiles } from '../../db/schema.ts';
-import { rows } from './social.sql.ts';
+import { rows } from '../../db/rows.ts';
+import { friendRequests } from '../../db/schema/social.ts';
 
 export type FriendRequestRow = typeof friendRequests.$inferSelect;
 
@@ -74,11 +74,9 @@ export interface IncomingRow {
   viewed: boolean;
   createdAt: Date;
   fromUserId: string;
-  name: string;
-  profilePicture: string;
 }
 
-/** Pending requests addressed to `userId`, newest first, with the sender's name and picture. */
+/** Pending requests addressed to `userId`, newest first. */
 export async function listIncoming(db: Db, userId: string): Promise<IncomingRow[]> {
   return db
     .select({
@@ -86,11 +84,8 @@ export async function listIncoming(db: Db, userId: string): Promise<IncomingRow[
       viewed: friendRequests.viewed,
       createdAt: friendRequests.createdAt,
       fromUserId: friendRequests.fromUserId,
-      name: profiles.name,
-      profilePicture: profiles.profilePicture,
     })
     .from(friendRequests)
-    .innerJoin(profiles, eq(profiles.userId, friendRequests.fromUserId))
     .where(and(eq(friendRequests.toUserId, userId), eq(friendRequests.status, 'pending')))
     .orderBy(desc(friendRequests.createdAt), desc(friendRequests.id));
 }
@@ -124,4 +119,40 @@ export async function pendingBetween(db: Db, a: string, b: string): Promise<bool
         AND ((from_user_id = ${a} AND to_user_id = ${b}) OR (from_user_id = ${b} AND to_user_id = ${a})) LIMIT 1`,
   );
   return found.length > 0;
+}
+
+/** The pending requests between the viewer and each of `userIds`: the one sent to them, the one received. */
+export async function pendingWith(
+  db: Db,
+  viewerId: string,
+  userIds: string[],
+): Promise<{ sent: Map<string, string>; received: Map<string, string> }> {
+  const sent = new Map<string, string>();
+  const received = new Map<string, string>();
+  if (!userIds.length) return { sent, received };
+  const [out, into] = await Promise.all([
+    db
+      .select({ id: friendRequests.id, other: friendRequests.toUserId })
+      .from(friendRequests)
+      .where(
+        and(
+          eq(friendRequests.fromUserId, viewerId),
+          inArray(friendRequests.toUserId, userIds),
+          eq(friendRequests.status, 'pending'),
+        ),
+      ),
+    db
+      .select({ id: friendRequests.id, other: friendRequests.fromUserId })
+      .from(friendRequests)
+      .where(
+        and(
+          eq(friendRequests.toUserId, viewerId),
+          inArray(friendRequests.fromUserId, userIds),
+          eq(friendRequests.status, 'pending'),
+        ),
+      ),
+  ]);
+  for (const r of out) sent.set(r.other, r.id);
+  for (const r of into) received.set(r.other, r.id);
+  return { sent, received };
 }

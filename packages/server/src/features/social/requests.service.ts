@@ -2,7 +2,8 @@ import { MSG } from '@studybuddy/shared/messages';
 import { SOCIAL_ERRORS, type SendRequestResult } from '@studybuddy/shared/social';
 import type { Db } from '../../db/connect.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
-import { addFriendship, areFriends, findTarget, removeFriendship } from './friends.repository.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import { addFriendship, areFriends, removeFriendship } from './friends.repository.ts';
 import type { Member } from './member.ts';
 import {
   deletePending,
@@ -44,7 +45,7 @@ async function acceptLocked(tx: Db, request: FriendRequestRow): Promise<void> {
  */
 export async function sendRequest(db: Db, me: Member, toUserId: string): Promise<SendRequestResult> {
   if (toUserId === me.id) throw new AppError(400, SOCIAL_ERRORS.selfRequest, MSG.match.selfRequest, 'toUserId');
-  const target = await findTarget(db, toUserId);
+  const target = await profiles.member(db, toUserId);
   if (!target || !target.complete) throw new AppError(404, 'not_found', MSG.match.invalidMatch, 'toUserId');
   if (target.college !== me.college) throw new AppError(403, SOCIAL_ERRORS.otherCollege, MSG.match.otherCollege);
   try {

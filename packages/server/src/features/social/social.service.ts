@@ -2,32 +2,58 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { Friend, IncomingRequest, NotificationBadge, PublicProfile } from '@studybuddy/shared/social';
 import type { Db } from '../../db/connect.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
+import { profiles } from '../profile/profiles.service.ts';
 import * as friendsRepo from './friends.repository.ts';
 import { toPublicProfile } from './match.service.ts';
 import { countIncoming, listIncoming, markAllViewed, pendingBetween } from './requests.repository.ts';
 
-/** Are the two students friends? (For other features, e.g. chat: only friends may talk.) */
-export function areFriends(db: Db, a: string, b: string): Promise<boolean> {
-  return friendsRepo.areFriends(db, a, b);
-}
-
-/** Ids of the student's friends. */
-export function friendIdsOf(db: Db, userId: string): Promise<string[]> {
-  return friendsRepo.friendIds(db, userId);
-}
-
+/**
+ * Newest friendship first (spec: accepted requests ordered by acceptedAt descending), then by name and id.
+ * Friends without a profile are left out.
+ */
 export async function friendsOf(db: Db, userId: string): Promise<Friend[]> {
-  return friendsRepo.listFriends(db, userId);
+  const friends = await friendsRepo.friendsByRecency(db, userId);
+  const cards = await profiles.cards(
+    db,
+    friends.map((f) => f.id),
+  );
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return friends
+    .flatMap((f) => {
+      const card = cards.get(f.id);
+      return card ? [{ rank: f.rank, card }] : [];
+    })
+    .sort(
+      (a, b) => a.rank - b.rank || byName(a.card.lowercaseName, b.card.lowercaseName) || byName(a.card.id, b.card.id),
+    )
+    .map(({ card }) => ({
+      uid: card.id,
+      name: card.name,
+      profilePicture: card.profilePicture,
+      major: card.major,
+      year: card.year,
+    }));
 }
 
-/** Pending requests addressed to the student (spec §6: requests addressed to self only). */
+/** Pending requests addressed to the student (spec §6: requests addressed to self only), from students with a profile. */
 export async function incomingRequests(db: Db, userId: string): Promise<IncomingRequest[]> {
-  return (await listIncoming(db, userId)).map((r) => ({
-    id: r.id,
-    from: { uid: r.fromUserId, name: r.name, profilePicture: r.profilePicture },
-    viewed: r.viewed,
-    timestamp: r.createdAt.toISOString(),
-  }));
+  const rows = await listIncoming(db, userId);
+  const cards = await profiles.cards(
+    db,
+    rows.map((r) => r.fromUserId),
+  );
+  return rows.flatMap((r) => {
+    const from = cards.get(r.fromUserId);
+    if (!from) return [];
+    return [
+      {
+        id: r.id,
+        from: { uid: r.fromUserId, name: from.name, profilePicture: from.profilePicture },
+        viewed: r.viewed,
+        timestamp: r.createdAt.toISOString(),
+      },
+    ];
+  });
 }
 
 export function markRequestsViewed(db: Db, userId: string): Promise<number> {
@@ -49,7 +75,7 @@ export async function profileSummary(db: Db, viewerId: string, userId: string): 
       (await friendsRepo.areFriends(db, viewerId, userId)) || (await pendingBetween(db, viewerId, userId));
     if (!allowed) throw forbidden(MSG.friends.profileUnavailable);
   }
-  const row = await friendsRepo.findPublicProfile(db, viewerId, userId);
+  const row = await profiles.publicCard(db, viewerId, userId);
   if (!row) throw notFound();
   return toPublicProfile(row);
 }

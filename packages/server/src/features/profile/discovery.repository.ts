@@ -1,8 +1,31 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { MATCH_POINTS, majorKey } from '@studybuddy/shared/match-score';
 import type { Db } from '../../db/connect.ts';
-import type { MatchCursor } from './match-cursor.ts';
-import { COMPLETE, notFriendOf, rows, timeKey } from './social.sql.ts';
+import { rows } from '../../db/rows.ts';
+
+/**
+ * Student discovery over the profiles: the match ranking and the name search. Whom to leave out (the viewer's
+ * friends) is the caller's to say; the friendships are not this feature's tables.
+ */
+
+/**
+ * A complete profile (spec §5) for rows aliased `p`. Written exactly like the predicate of the partial indexes
+ * in migrations/0003_social_indexes.sql so the planner can use them.
+ */
+const COMPLETE = sql.raw(
+  `btrim(p.name) <> '' AND btrim(p.major) <> '' AND p.year <> '' AND p.has_custom_profile_picture`,
+);
+
+/** Profile creation time as a fixed-format UTC string with microseconds: sorts like the timestamp. */
+const timeKey = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Position after the last candidate of a page, in the ranking order (score desc, newest first, id desc). */
+export interface RankPosition {
+  score: number;
+  /** UTC timestamp with microseconds, as `timeKey` writes it. */
+  createdAt: string;
+  id: string;
+}
 
 /** Whose suggestions: the signed-in student's id, college, major and year. */
 export interface Viewer {
@@ -15,6 +38,8 @@ export interface Viewer {
 /** The viewer with their normalised course keys (passed as constants so the planner sees real frequencies). */
 export interface RankingViewer extends Viewer {
   courseKeys: string[];
+  /** Students never suggested (the viewer's friends). */
+  excludeIds: string[];
 }
 
 /** The viewer's course keys (profile_courses primary key). */
@@ -39,8 +64,6 @@ export interface CandidateRow {
   score: number;
   createdKey: string;
   sharedCourses: string[];
-  sentId: string | null;
-  receivedId: string | null;
 }
 
 const keyList = (v: RankingViewer) =>
@@ -51,9 +74,17 @@ const keyList = (v: RankingViewer) =>
 /** `pc` (a profile_courses row) is one of the viewer's courses; FALSE when the viewer has none. */
 const isMyCourse = (v: RankingViewer) => (v.courseKeys.length ? sql`pc.course_key IN ${keyList(v)}` : sql`FALSE`);
 
-/** Same college, complete profile, not the viewer, not a friend. */
-const eligible = (v: Viewer) =>
-  sql`p.college = ${v.college} AND ${COMPLETE} AND p.user_id <> ${v.id} AND ${notFriendOf(v.id)}`;
+const notExcluded = (v: RankingViewer) =>
+  v.excludeIds.length
+    ? sql`p.user_id NOT IN (${sql.join(
+        v.excludeIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql`TRUE`;
+
+/** Same college, complete profile, not the viewer, not excluded (a friend). */
+const eligible = (v: RankingViewer) =>
+  sql`p.college = ${v.college} AND ${COMPLETE} AND p.user_id <> ${v.id} AND ${notExcluded(v)}`;
 
 const sameMajor = (v: Viewer) => sql`lower(btrim(p.major)) = ${majorKey(v.major)}`;
 const sameYear = (v: Viewer) => sql`p.year = ${v.year}`;
@@ -79,7 +110,7 @@ interface Ranked {
  * down, each sorted by its exact score, and reading stops as soon as `limit` rows are found, so the large level
  * of students sharing one course is usually never joined with their profiles.
  */
-function sharersQuery(v: RankingViewer, after: MatchCursor | undefined, limit: number): SQL | null {
+function sharersQuery(v: RankingViewer, after: RankPosition | undefined, limit: number): SQL | null {
   if (!v.courseKeys.length || (after && after.score < MATCH_POINTS.sharedCourse)) return null;
   const levelsAfter = after ? sql`WHERE s.shared * ${per} <= ${after.score}` : sql``;
   const afterCursor = after
@@ -108,7 +139,7 @@ function sharersQuery(v: RankingViewer, after: MatchCursor | undefined, limit: n
  * Students without a shared course have one of four fixed scores (major and/or year alike); each group is read
  * newest first from a partial index on (college, major | year, created_at, id), stopping after `limit` rows.
  */
-function groupQueries(v: RankingViewer, after: MatchCursor | undefined): ((limit: number) => SQL)[] {
+function groupQueries(v: RankingViewer, after: RankPosition | undefined): ((limit: number) => SQL)[] {
   const notMajor = sql`lower(btrim(p.major)) <> ${majorKey(v.major)}`;
   const notYear = sql`p.year <> ${v.year}`;
   const noSharedCourse = v.courseKeys.length
@@ -134,7 +165,7 @@ function groupQueries(v: RankingViewer, after: MatchCursor | undefined): ((limit
     });
 }
 
-/** Details of ranked ids (in their order): profile, shared courses, and the pending request between us. */
+/** Details of ranked ids (in their order): profile and shared courses. */
 async function withDetails(db: Db, v: Viewer, ranked: Ranked[]): Promise<CandidateRow[]> {
   if (!ranked.length) return [];
   const ids = sql.join(
@@ -147,11 +178,7 @@ async function withDetails(db: Db, v: Viewer, ranked: Ranked[]): Promise<Candida
       p.profile_picture AS "profilePicture", p.additional_images AS "additionalImages",
       ARRAY(SELECT mine.name FROM profile_courses mine
             JOIN profile_courses theirs ON theirs.course_key = mine.course_key AND theirs.user_id = p.user_id
-            WHERE mine.user_id = ${v.id} ORDER BY mine.name COLLATE "C") AS "sharedCourses",
-      (SELECT fr.id FROM friend_requests fr
-        WHERE fr.from_user_id = ${v.id} AND fr.to_user_id = p.user_id AND fr.status = 'pending') AS "sentId",
-      (SELECT fr.id FROM friend_requests fr
-        WHERE fr.from_user_id = p.user_id AND fr.to_user_id = ${v.id} AND fr.status = 'pending') AS "receivedId"
+            WHERE mine.user_id = ${v.id} ORDER BY mine.name COLLATE "C") AS "sharedCourses"
     FROM profiles p WHERE p.user_id IN (${ids})`,
   );
   const byId = new Map(found.map((r) => [r.uid, r]));
@@ -170,7 +197,7 @@ async function withDetails(db: Db, v: Viewer, ranked: Ranked[]): Promise<Candida
 export async function findMatches(
   db: Db,
   v: RankingViewer,
-  after: MatchCursor | undefined,
+  after: RankPosition | undefined,
   limit: number,
 ): Promise<CandidateRow[]> {
   const take = limit + 1;

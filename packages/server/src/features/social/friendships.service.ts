@@ -1,0 +1,13 @@
+import type { Db } from '../../db/connect.ts';
+import * as repo from './friends.repository.ts';
+
+/**
+ * The social feature owns the friendships (`connections`); other features ask it who is whose friend. Every
+ * function takes the `Db` to use, so a caller's transaction can include it.
+ */
+export const friendships = {
+  areFriends: (db: Db, a: string, b: string): Promise<boolean> => repo.areFriends(db, a, b),
+  friendIds: (db: Db, userId: string): Promise<string[]> => repo.friendIds(db, userId),
+  /** Which of `ids` are friends of the user. */
+  friendsAmong: (db: Db, userId: string, ids: string[]): Promise<Set<string>> => repo.friendsAmong(db, userId, ids),
+};

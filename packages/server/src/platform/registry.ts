@@ -1,0 +1,47 @@
+import type { SessionUser } from './session.ts';
+import type { AccessRule } from './storage/access.ts';
+
+/**
+ * Extension points: features fill these as they start (each in its own plugin), and the feature that runs the
+ * point reads them. One registry per app, on its context, so tests can build several apps side by side.
+ */
+export interface Registry {
+  /** Where uploads of a named target go and what they may be (run by the files feature). */
+  uploadTargets: Map<string, UploadTarget>;
+  /** Who may read the stored files under a folder, by folder (run by GET /api/files/*). */
+  fileAccessRules: Map<string, AccessRule>;
+  /** Work to do before an account's rows disappear (run by account deletion). */
+  accountCleanups: AccountCleanup[];
+  /** Who besides the user sees the user's profile, so their screens hear when it changes. */
+  profileAudiences: ProfileAudience[];
+}
+
+/**
+ * An upload target: a feature names where its uploads go and what they may be, then the generic upload
+ * endpoints (multipart up to 262144 bytes, tus above) accept files for it. Files are stored content-addressed
+ * (`<folder>/<sha256>.<ext>`). Pair each folder with a file access rule.
+ */
+export interface UploadTarget {
+  /** 'image': checked by its bytes and re-encoded (metadata stripped, size capped); 'file': stored as sent. */
+  kind: 'image' | 'file';
+  /** Largest accepted upload in bytes. */
+  maxBytes: number;
+  /** Longest side of a stored image (image targets; default 2048). */
+  maxImagePx?: number;
+  /** The storage folder for this user's upload; throw forbidden() or badRequest() to refuse it. */
+  folder(user: SessionUser, params: Record<string, string>): string | Promise<string>;
+}
+
+/**
+ * Work another feature must do before an account's rows disappear (e.g. deleting its stored files). Rows that
+ * reference `users` are removed by the database itself (ON DELETE CASCADE, or SET NULL where a record must
+ * survive — messages then show 'Deleted user').
+ */
+export type AccountCleanup = (userId: string) => Promise<void>;
+
+/** The users besides `userId` who are shown `userId`'s profile (friends). */
+export type ProfileAudience = (userId: string) => Promise<string[]>;
+
+export function createRegistry(): Registry {
+  return { uploadTargets: new Map(), fileAccessRules: new Map(), accountCleanups: [], profileAudiences: [] };
+}
