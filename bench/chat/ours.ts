@@ -146,6 +146,9 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
           handlers?.failed((JSON.parse(text) as { ref?: string }).ref, text);
         } else if (text.startsWith('{"type":"subscribed"')) {
           subscribed++;
+        } else if (text === '{"type":"ping"}') {
+          // As the web client does: the answer keeps the socket alive.
+          ws.send('{"op":"pong"}');
         }
       }),
     );
