@@ -35,19 +35,12 @@ export const loginInputSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
-/**
- * A successful password check: either signed in, or (unverified e-mail) no session but a short-lived
- * signed ticket that lets this browser ask for a new verification mail without keeping the password.
- */
-export type LoginResult = { status: 'signedIn' } | { status: 'unverified'; resendTicket: string };
-
 export const resendInputSchema = z.object({
   ticket: z
     .string({ error: MSG.resend.missingCredentials })
     .min(1, MSG.resend.missingCredentials)
     .max(500, MSG.resend.invalidCredentials),
 });
-export type ResendResult = { sent: true } | { sent: false; alreadyVerified: true };
 
 export const verifyEmailInputSchema = z.object({ oobCode: oobCode(MSG.verify.invalidOrExpired) });
 
@@ -60,9 +53,6 @@ export const resetRequestSchema = z.object({
 });
 
 export const resetCheckSchema = z.object({ oobCode: oobCode(MSG.reset.invalidCode) });
-export interface ResetCheckResult {
-  email: string;
-}
 
 /** The new password of a reset (spec §5): at least 6 characters. */
 export const newPasswordSchema = z
@@ -78,9 +68,6 @@ export const resetFormSchema = z
   .refine((v) => v.password === v.confirm, { message: MSG.reset.mismatch, path: ['confirm'] })
   .pipe(z.object({ password: newPasswordSchema, confirm: z.string() }));
 
-export interface AuthProviders {
-  /** Social sign-in through OpenID Connect, when configured; `name` goes on the button. */
-  oidc: { name: string } | null;
-}
+export type { AuthProviders, LoginResult, ResendResult, ResetCheckResult } from './auth-responses.ts';
 
 export { SOCIAL_ERRORS, type SocialError } from './social-sign-in-errors.ts';

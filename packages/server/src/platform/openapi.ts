@@ -3,26 +3,42 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { safeParse, type $ZodType } from 'zod/v4/core';
+import { safeParse, type $ZodIssue, type $ZodType } from 'zod/v4/core';
 import { apiErrorSchema } from '@studybuddy/shared/api-error';
 import { AppError } from './errors.ts';
 
 export const API_DOCS_PATH = '/api/docs';
 export const OPENAPI_JSON_PATH = `${API_DOCS_PATH}/openapi.json`;
 
+type Refusal = (issue: $ZodIssue) => AppError | undefined;
+const refusals = new WeakMap<$ZodType, Refusal>();
+
+/**
+ * A copy of `schema` whose failures answer `refuse(first issue)` (when it gives an error) instead of the
+ * generic `validation_failed`: for routes whose spec names its own refusals (password reset links).
+ */
+export function refusedAs<T extends z.ZodType>(schema: T, refuse: Refusal): T {
+  const copy = schema.clone();
+  refusals.set(copy, refuse);
+  return copy;
+}
+
 /**
  * Request parts are checked by the route's zod schemas exactly as `parse()` in errors.ts did by hand: a missing
  * body counts as `{}`, and the first problem is a 400 `validation_failed` naming its field.
  */
-const validatorCompiler: FastifySchemaCompiler<$ZodType> =
-  ({ schema }) =>
-  (data) => {
+const validatorCompiler: FastifySchemaCompiler<$ZodType> = ({ schema }) => {
+  const refuse = refusals.get(schema);
+  return (data) => {
     const result = safeParse(schema, data ?? {});
     if (result.success) return { value: result.data };
     const issue = result.error.issues[0]!;
+    const refused = refuse?.(issue);
+    if (refused) return { error: refused };
     const field = issue.path.join('.') || undefined;
     return { error: new AppError(400, 'validation_failed', issue.message, field) };
   };
+};
 
 /**
  * Routes declare their contract once, as zod schemas (see /work/notes/openapi-pattern.md): the schemas validate
@@ -66,3 +82,9 @@ export const errorResponses = { '4xx': apiErrorSchema } as const;
 
 /** A 204 answer: no body. */
 export const noContent = z.null().describe('No content');
+
+/** `{ ok: true }`: done, nothing more to say. */
+export const okSchema = z.object({ ok: z.literal(true) });
+
+/** A redirect: no body, the Location header says where. */
+export const redirect = z.null().describe('Redirect (see the Location header)');

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   loginInputSchema,
   resendInputSchema,
@@ -6,15 +7,21 @@ import {
   signupInputSchema,
   verifyEmailInputSchema,
 } from '@studybuddy/shared/auth';
+import {
+  loginResultSchema,
+  resendResultSchema,
+  resetCheckResultSchema,
+  resetRequestedSchema,
+} from '@studybuddy/shared/auth-responses';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
-import { parse } from '../../platform/errors.ts';
+import { errorResponses, okSchema } from '../../platform/openapi.ts';
 import type { Caller } from './account.service.ts';
 import { createAccountService } from './account.service.ts';
 import { DEVICE_COOKIE } from './known-device.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { parseResetCheck, parseResetConfirm } from './reset-refusals.ts';
+import { resetCheckBody, resetConfirmBody } from './reset-refusals.ts';
 import { clearSessionCookie, createSession, deleteSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
 
 /** Sign-up, log-in, verification, resend and password reset (spec §2, §4, §8). */
@@ -36,52 +43,122 @@ export function accountRoutes(ctx: AppContext) {
     if (request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookie(reply);
   }
 
-  return async (app: FastifyInstance) => {
-    app.post('/api/auth/signup', async (request, reply) => {
-      const input = parse(signupInputSchema, request.body);
-      await accounts.signup(input, caller(request, reply));
-      await signOut(request, reply);
-      return reply.status(201).send({ ok: true });
-    });
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['accounts'];
 
-    app.post('/api/auth/login', async (request, reply) => {
-      const input = parse(loginInputSchema, request.body);
-      const { result, userId } = await accounts.login(input, caller(request, reply));
-      if (userId) {
-        if (request.user) await deleteSession(ctx.db, request.user.sessionId);
-        const { token, expiresAt } = await createSession(ctx.db, userId);
-        setSessionCookie(reply, token, expiresAt, secure);
-      }
-      return result;
-    });
+    app.post(
+      '/api/auth/signup',
+      {
+        schema: {
+          summary: 'Creates an account and sends the verification e-mail (leaves the browser signed out)',
+          tags,
+          body: signupInputSchema,
+          response: { 201: okSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await accounts.signup(request.body, caller(request, reply));
+        await signOut(request, reply);
+        return reply.status(201).send({ ok: true });
+      },
+    );
 
-    app.post('/api/auth/resend-verification', async (request, reply) => {
-      const { ticket } = parse(resendInputSchema, request.body);
-      return accounts.resend(ticket, caller(request, reply));
-    });
+    app.post(
+      '/api/auth/login',
+      {
+        schema: {
+          summary: 'Signs in with e-mail and password (sets the session cookie)',
+          tags,
+          body: loginInputSchema,
+          response: { 200: loginResultSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { result, userId } = await accounts.login(request.body, caller(request, reply));
+        if (userId) {
+          if (request.user) await deleteSession(ctx.db, request.user.sessionId);
+          const { token, expiresAt } = await createSession(ctx.db, userId);
+          setSessionCookie(reply, token, expiresAt, secure);
+        }
+        return result;
+      },
+    );
 
-    app.post('/api/auth/verify-email', async (request, reply) => {
-      const { oobCode } = parse(verifyEmailInputSchema, request.body);
-      await accounts.verifyEmail(oobCode);
-      await signOut(request, reply);
-      return { ok: true };
-    });
+    app.post(
+      '/api/auth/resend-verification',
+      {
+        schema: {
+          summary: 'Sends the verification e-mail again (with the ticket of an unverified log-in)',
+          tags,
+          body: resendInputSchema,
+          response: { 200: resendResultSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => accounts.resend(request.body.ticket, caller(request, reply)),
+    );
 
-    app.post('/api/auth/password-reset', async (request, reply) => {
-      const { email } = parse(resetRequestSchema, request.body);
-      await accounts.requestReset(email, caller(request, reply));
-      return { message: MSG.reset.sent };
-    });
+    app.post(
+      '/api/auth/verify-email',
+      {
+        schema: {
+          summary: 'Verifies the e-mail address with the code of the e-mail link',
+          tags,
+          body: verifyEmailInputSchema,
+          response: { 200: okSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await accounts.verifyEmail(request.body.oobCode);
+        await signOut(request, reply);
+        return { ok: true as const };
+      },
+    );
 
-    app.post('/api/auth/password-reset/check', async (request) => {
-      const { oobCode } = parseResetCheck(request.body);
-      return accounts.checkReset(oobCode);
-    });
+    app.post(
+      '/api/auth/password-reset',
+      {
+        schema: {
+          summary: 'Sends a password reset e-mail (the same answer whether the address is known or not)',
+          tags,
+          body: resetRequestSchema,
+          response: { 200: resetRequestedSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await accounts.requestReset(request.body.email, caller(request, reply));
+        return { message: MSG.reset.sent };
+      },
+    );
 
-    app.post('/api/auth/password-reset/confirm', async (request, reply) => {
-      const { oobCode, password } = parseResetConfirm(request.body);
-      await accounts.confirmReset(oobCode, password, caller(request, reply));
-      return { ok: true };
-    });
+    app.post(
+      '/api/auth/password-reset/check',
+      {
+        schema: {
+          summary: 'Checks a reset code and answers the account it resets',
+          tags,
+          body: resetCheckBody,
+          response: { 200: resetCheckResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => accounts.checkReset(request.body.oobCode),
+    );
+
+    app.post(
+      '/api/auth/password-reset/confirm',
+      {
+        schema: {
+          summary: 'Sets a new password with a reset code',
+          tags,
+          body: resetConfirmBody,
+          response: { 200: okSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { oobCode, password } = request.body;
+        await accounts.confirmReset(oobCode, password, caller(request, reply));
+        return { ok: true as const };
+      },
+    );
   };
 }

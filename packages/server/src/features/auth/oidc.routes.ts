@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthProviders, SocialError } from '@studybuddy/shared/auth';
+import { authProvidersSchema } from '@studybuddy/shared/auth-responses';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
+import { errorResponses, redirect } from '../../platform/openapi.ts';
 import { createOidcClient, OIDC_CALLBACK_PATH, type OidcChecks } from './oidc-client.ts';
 import { seal, unseal } from './sealed-value.ts';
 import { createSession, deleteSession, setSessionCookie } from './session.ts';
@@ -22,12 +25,27 @@ export function oidcRoutes(ctx: AppContext) {
   const toLogin = (reply: FastifyReply, error: SocialError) =>
     reply.redirect(`${ROUTES.login}?error=${encodeURIComponent(error)}`, 302);
 
-  return async (app: FastifyInstance) => {
-    /** Which sign-in providers the login and sign-up pages offer. */
-    app.get('/api/auth/providers', async (): Promise<AuthProviders> => ({ oidc: oidc ? { name: oidc.name } : null }));
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['accounts'];
+    const providers = {
+      summary: 'Which sign-in providers the login and sign-up pages offer',
+      tags,
+      response: { 200: authProvidersSchema },
+    };
+    app.get(
+      '/api/auth/providers',
+      { schema: providers },
+      async (): Promise<AuthProviders> => ({ oidc: oidc ? { name: oidc.name } : null }),
+    );
 
     /** Sends the browser to the provider; state, nonce and the PKCE verifier wait in a sealed, httpOnly cookie. */
-    app.get('/api/auth/oidc/start', async (request, reply) => {
+    const start = {
+      summary: 'Social sign-in: sends the browser to the OpenID Connect provider',
+      tags,
+      response: { 302: redirect, ...errorResponses },
+    };
+    app.get('/api/auth/oidc/start', { schema: start }, async (request, reply) => {
       if (!oidcClient) throw notFound();
       let started;
       try {
@@ -44,7 +62,12 @@ export function oidcRoutes(ctx: AppContext) {
     });
 
     /** The provider's answer: refused with a reason on /login, or a session and on to the app. */
-    app.get(OIDC_CALLBACK_PATH, async (request, reply) => {
+    const callback = {
+      summary: "Social sign-in: the provider's answer (code and state in the query); on to the app or /login",
+      tags,
+      response: { 302: redirect, ...errorResponses },
+    };
+    app.get(OIDC_CALLBACK_PATH, { schema: callback }, async (request, reply) => {
       if (!oidcClient || !oidc) throw notFound();
       const sealed = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, cookieOptions);

@@ -1,7 +1,8 @@
 import { resetCheckSchema, resetConfirmSchema } from '@studybuddy/shared/auth';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
-import { AppError, parse } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
+import { refusedAs } from '../../platform/openapi.ts';
 import { isExpiredCode } from './accounts.repository.ts';
 
 const TEXTS = MSG.reset.refusals;
@@ -22,18 +23,11 @@ export async function unusableResetCode(db: Db, code: string): Promise<AppError>
 }
 
 /** The check body; a missing or malformed code is an invalid link. */
-export function parseResetCheck(body: unknown) {
-  const result = resetCheckSchema.safeParse(body ?? {});
-  if (!result.success) throw resetRefusal.invalidLink();
-  return result.data;
-}
+export const resetCheckBody = refusedAs(resetCheckSchema, () => resetRefusal.invalidLink());
 
 /** The confirm body; a malformed code is an invalid link, a too short password a weak one. */
-export function parseResetConfirm(body: unknown) {
-  const result = resetConfirmSchema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.path[0] === 'oobCode') throw resetRefusal.invalidLink();
-  if (issue.message === MSG.reset.tooShort) throw resetRefusal.weakPassword();
-  return parse(resetConfirmSchema, body);
-}
+export const resetConfirmBody = refusedAs(resetConfirmSchema, (issue) => {
+  if (issue.path[0] === 'oobCode') return resetRefusal.invalidLink();
+  if (issue.message === MSG.reset.tooShort) return resetRefusal.weakPassword();
+  return undefined;
+});

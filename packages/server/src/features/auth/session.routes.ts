@@ -1,8 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SessionInfo } from '@studybuddy/shared/session';
+import { sessionInfoSchema } from '@studybuddy/shared/session-responses';
 import { profiles } from '../../db/schema.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { okSchema } from '../../platform/openapi.ts';
 import { accountRoutes } from './account.routes.ts';
 import { ensureProfile } from './accounts.repository.ts';
 import { oidcRoutes } from './oidc.routes.ts';
@@ -11,12 +14,18 @@ import { clearSessionCookie, deleteSession } from './session.ts';
 
 /** The whole accounts feature: session, log-out, and (registered from here) accounts and social sign-in. */
 export function sessionRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
     await app.register(accountRoutes(ctx));
     await app.register(oidcRoutes(ctx));
+    const tags = ['accounts'];
 
-    /** Who is signed in, with their profile (null when signed out or unverified). */
-    app.get('/api/auth/session', async (request): Promise<SessionInfo> => {
+    const session = {
+      summary: 'Who is signed in, with their profile (null when signed out or unverified)',
+      tags,
+      response: { 200: sessionInfoSchema },
+    };
+    app.get('/api/auth/session', { schema: session }, async (request): Promise<SessionInfo> => {
       const user = request.user;
       if (!user || !user.emailVerified) return { user: null, profile: null };
       const load = async () => (await ctx.db.select().from(profiles).where(eq(profiles.userId, user.id)).limit(1))[0];
@@ -32,10 +41,11 @@ export function sessionRoutes(ctx: AppContext) {
       };
     });
 
-    app.post('/api/auth/logout', async (request, reply) => {
+    const logout = { summary: 'Signs out (ends the session)', tags, response: { 200: okSchema } };
+    app.post('/api/auth/logout', { schema: logout }, async (request, reply) => {
       if (request.user) await deleteSession(ctx.db, request.user.sessionId);
       clearSessionCookie(reply);
-      return { ok: true };
+      return { ok: true as const };
     });
   };
 }
