@@ -1,7 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// The app bundles tus-js-client's browser build (XMLHttpRequest, Blob); Node would otherwise get its Node build.
+const tusBrowser = fileURLToPath(new URL('../../node_modules/tus-js-client/lib.esm/browser/index.js', import.meta.url));
 
 // The web's unit tests: its stateful modules in a simulated browser (happy-dom), one file per module.
 export default defineConfig({
+  resolve: { alias: [{ find: /^tus-js-client$/, replacement: tusBrowser }] },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
