@@ -34,6 +34,7 @@ import { groupsRoutes } from './features/groups/groups.routes.ts';
 import { lmsRoutes } from './features/lms/lms.routes.ts';
 import { documentsRoutes } from './features/documents/documents.routes.ts';
 import { calendarRoutes } from './features/calendar/calendar.routes.ts';
+import { searchRoutes } from './features/search/search.routes.ts';
 import { pushRoutes } from './features/push/push.routes.ts';
 
 export interface BuildOptions {
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(lmsRoutes(ctx));
   await app.register(documentsRoutes(ctx));
   await app.register(calendarRoutes(ctx));
+  await app.register(searchRoutes(ctx));
   await app.register(pushRoutes(ctx));
 
   await installSpa(app, config.webDist, config.publicUrl);

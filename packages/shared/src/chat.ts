@@ -76,11 +76,20 @@ export const sendMessageSchema = z
   });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
-export const historyQuerySchema = z.object({
-  /** Only messages with a cursor below this one (older); the newest page when absent. */
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(CHAT_LIMITS.pageMax).default(CHAT_LIMITS.pageDefault),
-});
+export const historyQuerySchema = z
+  .object({
+    /** Only messages with a cursor below this one (older); the newest page when none of the three is given. */
+    before: z.coerce.number().int().positive().optional(),
+    /** Only messages with a cursor above this one (newer), oldest first: the page after a page opened `around`. */
+    after: z.coerce.number().int().nonnegative().optional(),
+    /** The page around this message cursor, the message included (a conversation opened at a found message). */
+    around: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().min(1).max(CHAT_LIMITS.pageMax).default(CHAT_LIMITS.pageDefault),
+  })
+  .refine((q) => [q.before, q.after, q.around].filter((c) => c !== undefined).length <= 1, {
+    message: MSG.chat.oneCursor,
+    path: ['around'],
+  });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;
 
 export const markReadSchema = z.object({

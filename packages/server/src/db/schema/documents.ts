@@ -55,7 +55,11 @@ export const courseDocuments = pgTable(
   ],
 );
 
-/** Text of one page (slide, sheet, section) of a document; written page by page so a restarted job resumes. */
+/**
+ * Text of one page (slide, sheet, section) of a document; written page by page so a restarted job resumes.
+ * The hand-written migration `*_search.sql` adds `search_vector` (a generated tsvector of the page's words) and its
+ * GIN index document_pages_search_idx; left out here so that selects and inserts never carry it.
+ */
 export const documentPages = pgTable(
   'document_pages',
   {

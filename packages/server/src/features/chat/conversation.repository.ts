@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, lt, max, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import type { Db } from '../../db/connect.ts';
 import { chats, connections, groupMembers, messages, profiles, readState } from '../../db/schema.ts';
@@ -117,7 +117,7 @@ const WRITE_BATCH_SQL = `
       else (select true from group_members gm where gm.group_id = i.conv and gm.user_id = i.sender) end
     order by i.ord
     on conflict (id) do nothing
-    returning *
+    returning id, cursor, conversation_kind, conversation_id, sender_id, sender_name, type, content, created_at
   ),
   latest as (
     select distinct on (ins.conversation_kind, ins.conversation_id)
@@ -260,6 +260,62 @@ export async function messagePage(
   return { rows: rows.slice(0, limit).reverse(), hasMore };
 }
 
+/**
+ * The page around a message cursor, oldest first: the message (when in this conversation) and the older ones
+ * before it take the larger half of the page, the newer ones after it the rest.
+ */
+export async function messagePageAround(
+  db: Db,
+  ref: ConversationRef,
+  around: number,
+  limit: number,
+): Promise<{ rows: MessageRow[]; hasMore: boolean; hasNewer: boolean }> {
+  const newerWanted = Math.floor(limit / 2);
+  const olderWanted = limit - newerWanted;
+  const [older, newer] = await Promise.all([
+    db
+      .select()
+      .from(messages)
+      .where(and(inConversation(ref), lte(messages.cursor, around)))
+      .orderBy(desc(messages.cursor))
+      .limit(olderWanted + 1),
+    db
+      .select()
+      .from(messages)
+      .where(and(inConversation(ref), gt(messages.cursor, around)))
+      .orderBy(asc(messages.cursor))
+      .limit(newerWanted + 1),
+  ]);
+  return {
+    rows: [...older.slice(0, olderWanted).reverse(), ...newer.slice(0, newerWanted)],
+    hasMore: older.length > olderWanted,
+    hasNewer: newer.length > newerWanted,
+  };
+}
+
+/** A page of the messages after a cursor, oldest first (the next newer page of a conversation opened mid-way). */
+export async function messagePageAfter(
+  db: Db,
+  ref: ConversationRef,
+  after: number,
+  limit: number,
+): Promise<{ rows: MessageRow[]; hasMore: boolean; hasNewer: boolean }> {
+  const [rows, older] = await Promise.all([
+    db
+      .select()
+      .from(messages)
+      .where(and(inConversation(ref), gt(messages.cursor, after)))
+      .orderBy(asc(messages.cursor))
+      .limit(limit + 1),
+    db
+      .select({ one: sql<number>`1` })
+      .from(messages)
+      .where(and(inConversation(ref), lte(messages.cursor, after)))
+      .limit(1),
+  ]);
+  return { rows: rows.slice(0, limit), hasMore: older.length > 0, hasNewer: rows.length > limit };
+}
+
 export async function newestCursorIn(db: Db, ref: ConversationRef): Promise<number> {
   const [row] = await db
     .select({ cursor: max(messages.cursor) })
@@ -321,6 +377,16 @@ export async function unreadCount(db: Db, userId: string, ref: ConversationRef):
   return row?.n ?? 0;
 }
 
+/** Ids of the user's chats with current friends (a chat with someone no longer a friend is closed to both). */
+const memberChats = (userId: string) => sql`select ${chats.id} from ${chats} join ${connections}
+    on ${connections.userId} = ${userId}
+    and ${connections.friendId} = case when ${chats.userA} = ${userId} then ${chats.userB} else ${chats.userA} end
+    where ${chats.userA} = ${userId} or ${chats.userB} = ${userId}`;
+
+/** Ids of the groups the user is a member of (a hot group also needs its course: hot-group-access.service.ts). */
+const memberGroups = (userId: string) =>
+  sql`select ${groupMembers.groupId} from ${groupMembers} where ${groupMembers.userId} = ${userId}`;
+
 /** How far back (in cursors) a resync looks for messages that committed out of order. */
 export const RESYNC_LOOKBACK = 2000;
 
@@ -339,11 +405,8 @@ export async function messagesSince(
   lookBack: boolean,
 ): Promise<MessageRow[]> {
   const seenAt = sql`(select ${messages.createdAt} from ${messages} where ${messages.cursor} = ${cursor})`;
-  const myChats = sql`select ${chats.id} from ${chats} join ${connections}
-    on ${connections.userId} = ${userId}
-    and ${connections.friendId} = case when ${chats.userA} = ${userId} then ${chats.userB} else ${chats.userA} end
-    where ${chats.userA} = ${userId} or ${chats.userB} = ${userId}`;
-  const myGroups = sql`select ${groupMembers.groupId} from ${groupMembers} where ${groupMembers.userId} = ${userId}`;
+  const myChats = memberChats(userId);
+  const myGroups = memberGroups(userId);
   return db
     .select()
     .from(messages)
@@ -400,4 +463,50 @@ export async function unreadFor(
 export async function deleteConversation(db: Db, ref: ConversationRef): Promise<void> {
   await db.delete(messages).where(inConversation(ref));
   await db.delete(readState).where(and(eq(readState.conversationKind, ref.kind), eq(readState.conversationId, ref.id)));
+}
+
+/**
+ * The newest messages matching `query` (a tsquery) in the conversations the user belongs to: chats with current
+ * friends and groups they are a member of (the rules of `messagesSince`), except the groups in `skipGroups`. Each
+ * conversation is read newest first through its (kind, id, cursor) index, so the work is bounded by the user's own
+ * conversations, never by how often a word occurs across everyone's messages.
+ */
+export async function searchMessages(
+  db: Db,
+  userId: string,
+  query: SQL,
+  limit: number,
+  skipGroups: string[] = [],
+): Promise<MessageRow[]> {
+  const skip = skipGroups.length
+    ? sql`where g.group_id not in (${sql.join(
+        skipGroups.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const result = await db.execute(sql`
+    with mine (kind, id) as (
+      select 'chat', c.id from (${memberChats(userId)}) c
+      union all
+      select 'group', g.group_id from (${memberGroups(userId)}) g ${skip}
+    )
+    select m.* from mine cross join lateral (
+      select m.id, m.cursor, m.conversation_kind, m.conversation_id, m.sender_id, m.sender_name, m.type,
+        m.content, m.created_at
+      from ${messages} m
+      where m.conversation_kind = mine.kind and m.conversation_id = mine.id and m.search_vector @@ ${query}
+      order by m.cursor desc limit ${limit}
+    ) m
+    order by m.cursor desc limit ${limit}`);
+  return (result as unknown as { rows: Omit<RawMessage, 'members' | 'peer_unread_before'>[] }).rows.map((r) => ({
+    id: r.id,
+    cursor: Number(r.cursor),
+    conversationKind: r.conversation_kind,
+    conversationId: r.conversation_id,
+    senderId: r.sender_id,
+    senderName: r.sender_name,
+    type: r.type,
+    content: r.content,
+    createdAt: new Date(r.created_at),
+  }));
 }

@@ -10,6 +10,7 @@ import {
 } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, type SinceResult } from '@studybuddy/shared/realtime';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
@@ -208,8 +209,42 @@ export async function history(
   q: HistoryQuery,
 ): Promise<MessagePage> {
   await authorize(ctx.db, userId, ref);
-  const page = await repo.messagePage(ctx.db, ref, q.before, q.limit);
-  return { messages: page.rows.map(repo.toChatMessage), hasMore: page.hasMore };
+  const page =
+    q.around !== undefined
+      ? await repo.messagePageAround(ctx.db, ref, q.around, q.limit)
+      : q.after !== undefined
+        ? await repo.messagePageAfter(ctx.db, ref, q.after, q.limit)
+        : { ...(await repo.messagePage(ctx.db, ref, q.before, q.limit)), hasNewer: q.before !== undefined };
+  return { messages: page.rows.map(repo.toChatMessage), hasMore: page.hasMore, hasNewer: page.hasNewer };
+}
+
+/**
+ * The newest messages matching a tsquery in the conversations the user may read (`authorize`'s rules: chats with
+ * current friends, groups they are a member of, hot groups only while they hold the course).
+ */
+export async function searchMessages(
+  ctx: AppContext,
+  userId: string,
+  query: SQL,
+  limit: number,
+): Promise<ChatMessage[]> {
+  // A member of a hot group who no longer holds its course is not shown its messages: such groups are left out
+  // and the search runs again (rare; each round leaves out at least one more group, so it ends).
+  const skip: string[] = [];
+  const checked = new Set<string>();
+  let found = await repo.searchMessages(ctx.db, userId, query, limit);
+  for (;;) {
+    const groupIds = found.flatMap((row) => (row.conversationKind === 'group' ? [row.conversationId] : []));
+    const unchecked = [...new Set(groupIds.filter((id) => isHotGroupId(id) && !checked.has(id)))];
+    if (!unchecked.length) break;
+    const usable = await usableHotGroups(ctx.db, userId, unchecked);
+    for (const id of unchecked) checked.add(id);
+    const unusable = unchecked.filter((id) => !usable.has(id));
+    if (!unusable.length) break;
+    skip.push(...unusable);
+    found = await repo.searchMessages(ctx.db, userId, query, limit, skip);
+  }
+  return found.map(repo.toChatMessage);
 }
 
 /**

@@ -124,3 +124,12 @@ export async function loadCoursework(
 export async function cachedCoursework(ctx: AppContext, userId: string): Promise<CourseworkItem[] | null> {
   return (await findCache(ctx.db, userId))?.coursework ?? null;
 }
+
+/** For other features (search): the coursework as last loaded and the courses it covers; null when never loaded. */
+export async function cachedCourseworkAndCourses(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ coursework: CourseworkItem[]; courses: { id: string; name: string }[] } | null> {
+  const cache = await findCache(ctx.db, userId);
+  return cache ? { coursework: cache.coursework, courses: cache.courses } : null;
+}

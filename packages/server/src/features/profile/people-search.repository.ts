@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/connect.ts';
+import { rows } from '../../db/rows.ts';
+import { tsquery, tsvector, type TextQuery } from '../../platform/full-text.ts';
+
+/**
+ * The search box's people (issue 17): students by any word of their name. Only those the viewer may find: the
+ * viewer's friends (whoever the caller says they are) and students of the viewer's college with a complete profile.
+ */
+
+/**
+ * A complete profile (spec §5) for rows aliased `p`: the predicate of discovery.repository.ts, written exactly like
+ * that of profiles_name_search_idx (migrations/0013_search.sql) so the planner can use the index.
+ */
+const COMPLETE = sql.raw(
+  `btrim(p.name) <> '' AND btrim(p.major) <> '' AND p.year <> '' AND p.has_custom_profile_picture`,
+);
+
+export interface PersonRow {
+  uid: string;
+  name: string;
+  profilePicture: string;
+  major: string;
+  year: string;
+  friend: boolean;
+}
+
+/** Friends first, then the viewer's college; each by name. */
+export async function searchPeople(
+  db: Db,
+  viewer: { id: string; college: string },
+  friendIds: string[],
+  q: TextQuery,
+  limit: number,
+): Promise<PersonRow[]> {
+  const query = tsquery(q);
+  const words = sql`${tsvector(sql`p.name`)} @@ ${query}`;
+  const ids = sql.join(
+    friendIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const columns = sql`p.user_id AS uid, p.name, p.profile_picture AS "profilePicture", p.major, p.year, p.lowercase_name`;
+  const friends = friendIds.length
+    ? sql`(SELECT ${columns}, true AS friend FROM profiles p WHERE p.user_id IN (${ids}) AND ${words}
+        ORDER BY p.lowercase_name, p.user_id LIMIT ${limit}) UNION ALL`
+    : sql``;
+  const notFriend = friendIds.length ? sql`AND p.user_id NOT IN (${ids})` : sql``;
+  return rows<PersonRow>(
+    db,
+    sql`SELECT x.uid, x.name, x."profilePicture", x.major, x.year, x.friend
+      FROM (
+        ${friends}
+        (SELECT ${columns}, false AS friend FROM profiles p
+          WHERE p.college = ${viewer.college} AND ${COMPLETE} AND p.user_id <> ${viewer.id} ${notFriend} AND ${words}
+          ORDER BY p.lowercase_name, p.user_id LIMIT ${limit})
+      ) x
+      ORDER BY x.friend DESC, x.lowercase_name, x.uid LIMIT ${limit}`,
+  );
+}
+
+/** What the search needs to know of the one searching: their college and whether their profile is complete. */
+export async function searcherFields(db: Db, userId: string) {
+  const [row] = await rows<{ college: string; name: string; major: string; year: string; picture: boolean }>(
+    db,
+    sql`SELECT college, name, major, year, has_custom_profile_picture AS picture FROM profiles WHERE user_id = ${userId}`,
+  );
+  return row;
+}

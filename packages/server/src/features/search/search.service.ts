@@ -1,0 +1,107 @@
+import { peerOf } from '@studybuddy/shared/chat';
+import { MSG } from '@studybuddy/shared/messages';
+import type { CourseworkHit, MessageHit, SearchQuery, SearchResults } from '@studybuddy/shared/search';
+import type { AppContext } from '../../platform/context.ts';
+import { passage, textMatch, textQuery, tsquery, type TextQuery } from '../../platform/full-text.ts';
+import { searchMessages } from '../chat/messages.service.ts';
+import { findDocumentPages } from '../documents/page-search.service.ts';
+import { findGroups, groupTitles } from '../groups/group-search.service.ts';
+import { isHotGroupId } from '../groups/hot-group-access.service.ts';
+import { cachedCourseworkAndCourses } from '../lms/coursework.service.ts';
+import { findPeople } from '../profile/people-search.service.ts';
+import { friendsOf } from '../social/social.service.ts';
+
+/**
+ * The one search box (issue 17): everything the student may see that has the words, each kind from the feature
+ * that owns it and decides who may see it. Nothing here reads a table; the kinds are asked side by side.
+ */
+
+export interface Searcher {
+  id: string;
+  college: string;
+}
+
+const EMPTY: SearchResults = { people: [], groups: [], messages: [], coursework: [], documents: [] };
+
+export async function search(ctx: AppContext, me: Searcher, input: SearchQuery): Promise<SearchResults> {
+  const q = textQuery(input.q);
+  if (!q) return EMPTY;
+  const friends = await friendsOf(ctx.db, me.id);
+  const [people, groups, messages, coursework, documents] = await Promise.all([
+    findPeople(
+      ctx.db,
+      me,
+      friends.map((f) => f.uid),
+      q,
+      input.limit,
+    ),
+    findGroups(ctx, me.id, q, input.limit),
+    findMessages(ctx, me.id, new Map(friends.map((f) => [f.uid, f.name])), q, input.limit),
+    findCoursework(ctx, me.id, q, input.limit),
+    findDocumentPages(ctx, me.id, q, input.limit),
+  ]);
+  return { people, groups, messages, coursework, documents };
+}
+
+async function findMessages(
+  ctx: AppContext,
+  userId: string,
+  friendNames: Map<string, string>,
+  q: TextQuery,
+  limit: number,
+): Promise<MessageHit[]> {
+  const found = await searchMessages(ctx, userId, tsquery(q), limit);
+  const groupIds = found.flatMap((m) => (m.conversation.kind === 'group' ? [m.conversation.id] : []));
+  const names = await groupTitles(ctx, groupIds);
+  return found.map((message) => {
+    const { conversation } = message;
+    const peerId = conversation.kind === 'chat' ? peerOf(conversation.id, userId) : null;
+    const title = peerId ? friendNames.get(peerId) : names.get(conversation.id);
+    return {
+      id: message.id,
+      cursor: message.cursor,
+      conversation,
+      title: title?.trim() || MSG.chat.anonymous,
+      peerId,
+      groupKind: conversation.kind === 'group' ? (isHotGroupId(conversation.id) ? 'hot' : 'group') : null,
+      senderName: message.senderId ? message.senderName : MSG.chat.deletedUser,
+      createdAt: message.createdAt,
+      snippet: passage(message.content, q),
+    };
+  });
+}
+
+/**
+ * Coursework items of the student's imported courses (the LMS cache, a short list kept as one JSON value, so
+ * matched here with the database's rules): upcoming first (soonest), then past (latest), then undated.
+ */
+async function findCoursework(ctx: AppContext, userId: string, q: TextQuery, limit: number): Promise<CourseworkHit[]> {
+  const cache = await cachedCourseworkAndCourses(ctx, userId);
+  if (!cache) return [];
+  const courseNames = new Map(cache.courses.map((c) => [c.id, c.name]));
+  const now = Date.now();
+  const due = (d: string | null) => (d ? Date.parse(d) : NaN);
+  const order = (d: string | null) => {
+    const t = due(d);
+    return Number.isNaN(t) ? [2, 0] : t >= now ? [0, t] : [1, -t];
+  };
+  return cache.coursework
+    .flatMap((item) => {
+      const name = textMatch(item.name, q);
+      return name ? [{ item, name }] : [];
+    })
+    .sort((a, b) => {
+      const [ga, ta] = order(a.item.due_date);
+      const [gb, tb] = order(b.item.due_date);
+      return ga! - gb! || ta! - tb! || a.item.name.localeCompare(b.item.name);
+    })
+    .slice(0, limit)
+    .map(({ item, name }) => ({
+      id: item.id,
+      type: item.type,
+      name,
+      courseId: item.course_id,
+      courseName: courseNames.get(item.course_id) ?? '',
+      dueDate: item.due_date,
+    }));
+}
