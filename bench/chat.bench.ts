@@ -76,8 +76,8 @@ interface Run {
 
 /** Runs the target in the chosen mode, then closes it. */
 async function drive(run: Run, target: Target, fixedRate: number, convs = talkers(population(USERS, GROUPS), USERS)) {
+  const driver = new Driver(target, convs);
   try {
-    const driver = new Driver(target, convs);
     if (MODE === 'ramp') {
       run.ramp = await ramp(driver, run.name, {
         rates: RATES,
@@ -92,6 +92,7 @@ async function drive(run: Run, target: Target, fixedRate: number, convs = talker
       console.log(describeStep(run.name, s));
       run.steps = [s];
     }
+    if (target.stored) console.log(`  ${run.name}: ${await target.stored(driver.sent)}`);
   } finally {
     await target.close();
   }
@@ -175,8 +176,12 @@ function report(runs: Run[]) {
   const reference = (r: Run) =>
     r.steps.find((s) => s.rate === REFERENCE_RATE) ?? (MODE === 'fixed' ? r.steps[0] : undefined);
   const held = (r: Run) => (r.ramp ? r.ramp.held : null);
-  const heldText = (r: Run) =>
-    r.ramp ? (r.ramp.held ? `${r.ramp.held}${r.ramp.capped ? '+' : ''}` : `<${RATES[0]}`) : '–';
+  const heldText = (r: Run) => {
+    if (r.ramp) return r.ramp.held ? `${r.ramp.held}${r.ramp.capped ? '+' : ''}` : `<${RATES[0]}`;
+    // A run at one rate: whether it held there.
+    const s = r.steps[0];
+    return s ? `${s.held ? '' : 'not '}${s.rate}` : '–';
+  };
   const peer = runs.find((r) => r.name.startsWith('ejabberd') && !r.skipped);
   const peerRef = peer && reference(peer);
   console.log(
@@ -216,7 +221,8 @@ function report(runs: Run[]) {
     const ref = reference(r);
     const load = r.steps.reduce((s, x) => s + x.load1, 0) / Math.max(1, r.steps.length);
     const p99Ratio = r.ours && ref && peerRef ? `${fmt(ref.p99 / peerRef.p99, 2)}×` : '';
-    const heldRatio = r.ours && r.ramp && peer?.ramp && held(peer) ? `${fmt((held(r) ?? 0) / held(peer)!, 2)}×` : '';
+    const heldRatio =
+      r.ours && r.ramp && peer?.ramp ? (held(peer) ? `${fmt((held(r) ?? 0) / held(peer)!, 2)}×` : '–') : '';
     console.log(
       [
         r.name.padEnd(28),

@@ -300,6 +300,19 @@ export async function ejabberdTarget(pop: Population, database: { url: string; n
         );
       },
       listen: (h) => (handlers = h),
+      async stored({ chat, group }) {
+        const db = new pg.Client({ connectionString: database.url });
+        await db.connect();
+        try {
+          const { rows } = await db.query<{ kind: string | null; n: string }>(
+            'select kind, count(*) as n from archive group by kind order by kind',
+          );
+          const counts = rows.map((r) => `${r.n} ${r.kind ?? '?'}`).join(', ');
+          return `archive rows: ${counts || 'none'} (sent: ${chat} chat messages, each archived by sender and receiver; ${group} to rooms, archived by the room)`;
+        } finally {
+          await db.end();
+        }
+      },
       close: cleanup,
     };
   } catch (err) {

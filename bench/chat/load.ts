@@ -64,6 +64,8 @@ export interface Target {
   acks: boolean;
   send(sender: number, conv: Conversation, id: string): void;
   listen(handlers: Handlers): void;
+  /** What the server stored of the messages sent so far (a line to print), to show they are durable. */
+  stored?(sent: { chat: number; group: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,8 @@ export class Driver {
   private acked = 0;
   private failures = 0;
   private failureShown = 0;
+  /** Messages sent so far, every step together. */
+  readonly sent = { chat: 0, group: 0 };
 
   constructor(
     private readonly target: Target,
@@ -169,6 +173,7 @@ export class Driver {
         const id = randomUUID();
         const receivers = conv.members.filter((m) => m !== sender);
         expected += receivers.length;
+        this.sent[conv.kind]++;
         this.pending.set(id, { t0: performance.now(), receivers, got: new Uint8Array(receivers.length), acked: false });
         this.target.send(sender, conv, id);
       }

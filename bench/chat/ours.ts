@@ -4,6 +4,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { chatIdFor } from '../../packages/shared/src/chat.ts';
 import { conversationTopic } from '../../packages/shared/src/realtime.ts';
@@ -182,6 +183,18 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
         );
       },
       listen: (h) => (handlers = h),
+      stored: opts.database
+        ? async ({ chat, group }) => {
+            const db = new pg.Client({ connectionString: opts.database!.url });
+            await db.connect();
+            try {
+              const { rows } = await db.query<{ n: string }>('select count(*) as n from messages');
+              return `${rows[0]!.n} messages stored of ${chat + group} sent`;
+            } finally {
+              await db.end();
+            }
+          }
+        : undefined,
       close: cleanup,
     };
   } catch (err) {
