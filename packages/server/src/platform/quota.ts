@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../db/connect.ts';
-import { rateLimits } from '../db/schema.ts';
+import { addWithinLimit, subtractCounter } from './counters.repository.ts';
 import { AppError } from './errors.ts';
 import { sha256 } from './passwords.ts';
 
@@ -41,31 +40,12 @@ export function createQuota(db: Db, now: () => Date = () => new Date()): Quota {
   return {
     async consume(key, rule, amount = 1) {
       if (amount > rule.limit) throw quotaExceeded(rule, rule.limit);
-      const at = now();
-      const atSql = sql`${at.toISOString()}::timestamptz`;
-      const expired = sql`${rateLimits.windowEndsAt} <= ${atSql}`;
-      const next = sql`case when ${expired} then 0 else ${rateLimits.count} end + ${amount}`;
-      // One atomic upsert: the row only moves when the new count stays within the limit, so concurrent
-      // requests can never slip past it. No row returned means the limit was reached.
-      const rows = await db
-        .insert(rateLimits)
-        .values({ key: hashed(key), count: amount, windowEndsAt: new Date(at.getTime() + rule.windowMs) })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: next,
-            windowEndsAt: sql`case when ${expired} then excluded.window_ends_at else ${rateLimits.windowEndsAt} end`,
-          },
-          setWhere: sql`${next} <= ${rule.limit}`,
-        })
-        .returning({ count: rateLimits.count });
-      if (rows.length === 0) throw quotaExceeded(rule, rule.limit);
+      // The count only moves when it stays within the limit, so concurrent requests can never slip past it.
+      const taken = await addWithinLimit(db, hashed(key), amount, rule.limit, now(), rule.windowMs);
+      if (!taken) throw quotaExceeded(rule, rule.limit);
     },
     async refund(key, amount = 1) {
-      await db
-        .update(rateLimits)
-        .set({ count: sql`greatest(${rateLimits.count} - ${amount}, 0)` })
-        .where(sql`${rateLimits.key} = ${hashed(key)}`);
+      await subtractCounter(db, hashed(key), amount);
     },
   };
 }

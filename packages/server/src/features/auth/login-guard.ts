@@ -1,11 +1,18 @@
-import { inArray } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
-import { rateLimits } from '../../db/schema.ts';
+import {
+  bumpCounter,
+  deleteCounters,
+  forgetOldCounters,
+  readCounters,
+  refundCounter,
+  setCounter,
+  type Counter,
+} from '../../platform/counters.repository.ts';
 import { AppError } from '../../platform/errors.ts';
 import { sha256 } from '../../platform/passwords.ts';
-import { bumpCounter, forgetOldCounters, LIMIT_RULES, refundCounter, type Counter } from './rate-limit.ts';
+import { LIMIT_RULES } from './rate-limit.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -88,7 +95,7 @@ export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: num
   /** The end of the lock or of the full day holding the subject back, or 0. */
   async function heldUntil(subjects: Subject[], at: Date): Promise<number> {
     const keys = subjects.flatMap((s) => [keyOf(s, 'lock'), keyOf(s, 'day')]);
-    const rows = await db.select().from(rateLimits).where(inArray(rateLimits.key, keys));
+    const rows = await readCounters(db, keys);
     const byKey = new Map(rows.map((r) => [r.key, r]));
     let until = 0;
     for (const s of subjects) {
@@ -108,10 +115,7 @@ export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: num
     const strikes = await bumpCounter(db, keyOf(subject, 'strikes'), at, DAY_MS);
     const extra = opts.windowMs * (2 ** Math.min(strikes.count - 1, 30) - 1);
     const until = Math.min(window.windowEndsAt.getTime() + extra, at.getTime() + MAX_LOCK_MS);
-    await db
-      .insert(rateLimits)
-      .values({ key: keyOf(subject, 'lock'), count: strikes.count, windowEndsAt: new Date(until) })
-      .onConflictDoUpdate({ target: rateLimits.key, set: { count: strikes.count, windowEndsAt: new Date(until) } });
+    await setCounter(db, keyOf(subject, 'lock'), strikes.count, new Date(until));
     return until;
   }
 
@@ -146,7 +150,7 @@ export function createLoginGuard(db: Db, opts: { enabled: boolean; windowMs: num
       return {
         async succeeded() {
           await Promise.all(windows.map((w) => refundCounter(db, w)));
-          await db.delete(rateLimits).where(inArray(rateLimits.key, [keyOf(subjects[0]!, 'strikes')]));
+          await deleteCounters(db, [keyOf(subjects[0]!, 'strikes')]);
         },
         async failed() {
           await Promise.all(subjects.map((s) => bumpCounter(db, keyOf(s, 'day'), at, DAY_MS)));

@@ -1,8 +1,7 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
-import { rateLimits } from '../../db/schema.ts';
+import { bumpCounter, forgetOldCounters, refundCounter, type Counter } from '../../platform/counters.repository.ts';
 import { AppError } from '../../platform/errors.ts';
 import { sha256 } from '../../platform/passwords.ts';
 
@@ -27,48 +26,6 @@ export interface RateLimiter {
    * Without an e-mail only the IP is counted.
    */
   hit(reply: FastifyReply, action: LimitedAction, ip: string, email?: string): Promise<() => Promise<void>>;
-}
-
-export interface Counter {
-  key: string;
-  count: number;
-  windowEndsAt: Date;
-}
-
-/**
- * Counts one more in the fixed window of `key` (a new window of `windowMs` starts when the last one ended) and
- * answers the count: one atomic upsert, so concurrent attempts can never slip past a limit.
- */
-export async function bumpCounter(db: Db, key: string, at: Date, windowMs: number): Promise<Counter> {
-  const atSql = sql`${at.toISOString()}::timestamptz`;
-  const expired = sql`${rateLimits.windowEndsAt} <= ${atSql}`;
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key, count: 1, windowEndsAt: new Date(at.getTime() + windowMs) })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
-        windowEndsAt: sql`case when ${expired} then excluded.window_ends_at else ${rateLimits.windowEndsAt} end`,
-      },
-    })
-    .returning({ count: rateLimits.count, windowEndsAt: rateLimits.windowEndsAt });
-  return { key, count: row!.count, windowEndsAt: row!.windowEndsAt };
-}
-
-/** Takes back what `bumpCounter` counted, unless its window has ended since. */
-export async function refundCounter(db: Db, c: Counter): Promise<void> {
-  await db
-    .update(rateLimits)
-    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
-    .where(and(eq(rateLimits.key, c.key), eq(rateLimits.windowEndsAt, c.windowEndsAt)));
-}
-
-/** Now and then, forget windows that ended long ago. */
-export async function forgetOldCounters(db: Db, at: Date): Promise<void> {
-  if (Math.random() < 0.02) {
-    await db.delete(rateLimits).where(lt(rateLimits.windowEndsAt, new Date(at.getTime() - 3_600_000)));
-  }
 }
 
 /**

@@ -4,9 +4,10 @@ import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
 import { notFound } from '../../platform/errors.ts';
 import { sha256 } from '../../platform/passwords.ts';
-import { deleteFeed, findFeed, findFeedOwner, profileEmail, saveFeed } from './calendar.repository.ts';
+import { deleteFeed, findFeed, findFeedOwner, saveFeed } from './calendar.repository.ts';
 import { upcomingItems } from './export-items.ts';
 import { buildIcs } from './ics.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 /** Feed secrets: 32 random bytes, base64url (43 characters). */
 export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -44,7 +45,7 @@ export async function feedIcs(ctx: AppContext, token: string): Promise<string> {
   if (!FEED_TOKEN.test(token)) throw notFound();
   const userId = await findFeedOwner(ctx.db, sha256(token));
   if (!userId) throw notFound();
-  const email = await profileEmail(ctx.db, userId);
+  const email = await profiles.email(ctx.db, userId);
   if (!email) throw notFound();
   return buildIcs(await upcomingItems(ctx, userId, new Date()), { userId, email });
 }

@@ -11,15 +11,9 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
 import { AppError } from '../../platform/errors.ts';
-import {
-  deleteGoogleTokens,
-  ensureGcalEnabled,
-  findGoogleTokens,
-  gcalEnabled,
-  removeGoogleConnection,
-  saveChosenCalendar,
-  saveGoogleTokens,
-} from './calendar.repository.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import { deleteGoogleTokens, findGoogleTokens, saveChosenCalendar, saveGoogleTokens } from './calendar.repository.ts';
 import { itemsToExport } from './export-items.ts';
 import {
   authorizationUrl,
@@ -75,13 +69,17 @@ async function storedTokens(ctx: AppContext, userId: string): Promise<UsableToke
   }
 }
 
+/** Keeps the tokens (encrypted) and marks the profile's gcal_enabled, together. */
 async function storeTokens(ctx: AppContext, userId: string, t: GoogleTokens): Promise<void> {
   const key = ctx.config.secretKey;
-  await saveGoogleTokens(ctx.db, userId, {
-    accessToken: encryptSecret(key, t.accessToken, boxContext(userId, 'access')),
-    refreshToken: t.refreshToken ? encryptSecret(key, t.refreshToken, boxContext(userId, 'refresh')) : null,
-    expiresAt: t.expiresAt,
-    scope: t.scope,
+  await withTransaction(ctx.db, async (tx) => {
+    await saveGoogleTokens(tx, userId, {
+      accessToken: encryptSecret(key, t.accessToken, boxContext(userId, 'access')),
+      refreshToken: t.refreshToken ? encryptSecret(key, t.refreshToken, boxContext(userId, 'refresh')) : null,
+      expiresAt: t.expiresAt,
+      scope: t.scope,
+    });
+    await profiles.setGoogleCalendarEnabled(tx, userId, true);
   });
 }
 
@@ -95,7 +93,7 @@ export async function calendarStatus(ctx: AppContext, userId: string): Promise<C
   const configured = !!ctx.config.google;
   const tokens = configured ? await storedTokens(ctx, userId) : null;
   const connected = !!tokens && (fresh(tokens) || !!tokens.refresh);
-  if (connected) await ensureGcalEnabled(ctx.db, userId);
+  if (connected) await profiles.setGoogleCalendarEnabled(ctx.db, userId, true);
   const row = connected ? await findGoogleTokens(ctx.db, userId) : undefined;
   return { google: { configured, connected, calendar_id: row?.calendarId ?? null } };
 }
@@ -104,7 +102,7 @@ export async function calendarStatus(ctx: AppContext, userId: string): Promise<C
 export async function startAuthorization(ctx: AppContext, userId: string): Promise<{ url: string; state: string }> {
   const google = googleConfig(ctx);
   const state = randomBytes(24).toString('base64url');
-  const consent = !(await gcalEnabled(ctx.db, userId));
+  const consent = !(await profiles.googleCalendarEnabled(ctx.db, userId));
   return { url: authorizationUrl(google, { redirectUri: redirectUri(ctx), state, consent }), state };
 }
 
@@ -121,7 +119,11 @@ export async function finishAuthorization(ctx: AppContext, userId: string, code:
  */
 export async function disconnectGoogle(ctx: AppContext, userId: string): Promise<void> {
   const tokens = await storedTokens(ctx, userId);
-  await removeGoogleConnection(ctx.db, userId);
+  // The tokens and the chosen calendar go, and the next connect asks for consent again.
+  await withTransaction(ctx.db, async (tx) => {
+    await deleteGoogleTokens(tx, userId);
+    await profiles.setGoogleCalendarEnabled(tx, userId, false);
+  });
   const google = ctx.config.google;
   if (!tokens || !google) return;
   try {

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CitationDto, DocumentErrorKind, DocumentStatus } from '@studybuddy/shared/documents-api';
 import type { Db } from '../../db/connect.ts';
-import { courseDocuments, documentPages, documentQuestions, profiles, type CourseRef } from '../../db/schema.ts';
+import { courseDocuments, documentPages, documentQuestions } from '../../db/schema/documents.ts';
+import { profiles } from '../profile/profiles.service.ts';
 import type { ExtractedPage } from './extraction/extract-types.ts';
 
 export type DocumentRow = typeof courseDocuments.$inferSelect;
@@ -276,12 +277,5 @@ export async function listCoursePages(
     .orderBy(courseDocuments.name, documentPages.page);
 }
 
-/** The user's courses as on their profile (the Courses sidebar and upload targets). */
-export async function profileCourses(db: Db, userId: string): Promise<CourseRef[]> {
-  const [row] = await db
-    .select({ courses: profiles.courses })
-    .from(profiles)
-    .where(eq(profiles.userId, userId))
-    .limit(1);
-  return row?.courses ?? [];
-}
+/** The user's courses as on their profile (the Courses sidebar and upload targets), from the profile owner. */
+export const profileCourses = (db: Db, userId: string) => profiles.courses(db, userId);
