@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { DEFAULT_THEME } from '@mantine/core';
+import { theme } from './src/app/theme.ts';
 
 // react-router's package exports point every bundler at its development build (dev warnings kept in);
 // the production build is the same code without them.
@@ -8,8 +12,79 @@ const reactRouterProduction = fileURLToPath(
   new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
 );
 
+/** The primary colour of the Mantine theme (light scheme): the browser's title bar and splash screen. */
+const themeColor =
+  DEFAULT_THEME.colors[theme.primaryColor ?? 'blue']![
+    typeof theme.primaryShade === 'object' ? (theme.primaryShade.light ?? 6) : (theme.primaryShade ?? 6)
+  ]!;
+
+/**
+ * index.html gets the theme colour, the iOS home-screen icon, and a version (a hash of every built file's name,
+ * which are content hashes): the app tells the student once when it runs a new one (app/pwa/update-notice.ts).
+ */
+function pwaHead(): Plugin {
+  return {
+    name: 'studybuddy-pwa-head',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const files = Object.keys(ctx.bundle ?? {}).sort();
+        const version = createHash('sha256').update(files.join('\n')).digest('base64url').slice(0, 16);
+        return [
+          { tag: 'meta', attrs: { name: 'theme-color', content: themeColor }, injectTo: 'head' },
+          {
+            tag: 'link',
+            attrs: { rel: 'apple-touch-icon', href: '/icons/apple-touch-icon-180.png' },
+            injectTo: 'head',
+          },
+          ...(ctx.bundle
+            ? [{ tag: 'meta', attrs: { name: 'app-version', content: version }, injectTo: 'head' as const }]
+            : []),
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  plugins: [
+    react(),
+    pwaHead(),
+    // The service worker (src/sw.ts): precaches the app shell and static files, pages network-first with the
+    // cached shell offline, and shows push notices. main.tsx registers it.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: {
+        id: '/',
+        name: 'StudyBuddy',
+        short_name: 'StudyBuddy',
+        description: 'Find study partners at your university.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: themeColor,
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        // A classic worker script: every browser with service workers runs it.
+        rollupFormat: 'iife',
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // The Canvas tutorial video is fetched when watched, not installed with the app.
+        globIgnores: ['tutorial/**'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },

@@ -7,6 +7,11 @@ import { createRoot } from 'react-dom/client';
 import { Providers } from './app/providers.tsx';
 import { AppRouter } from './app/router.tsx';
 
+// The service worker (src/sw.ts): the app installs, starts offline, and shows push notices.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined));
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers>

@@ -28,7 +28,9 @@ export function contentSecurityPolicy(publicUrl: string, styleNonce?: string): s
     "media-src 'self' blob:",
     "font-src 'self' data:",
     `connect-src 'self' ${ws}`,
+    // The service worker (/sw.js) and the web app manifest are our own files.
     "worker-src 'self'",
+    "manifest-src 'self'",
     "frame-src 'none'",
     "frame-ancestors 'none'",
     "object-src 'none'",

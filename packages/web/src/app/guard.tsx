@@ -7,11 +7,14 @@ import { isProfileComplete } from '@studybuddy/shared/session';
 import { useSession, useSessionSync, type LoginState } from '../features/auth/index.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
+import { ApiRequestError } from '../lib/api.ts';
 import { wantToasts } from './providers.tsx';
 
 // The signed-in layout (navigation, badges, chat) is its own chunk: the log-in page never loads it.
 const loadShell = () => import('./shell.tsx');
 const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
+// Shown when the app started from the service worker's cache but the server cannot be reached.
+const OfflinePage = lazy(() => import('./pwa/offline-page.tsx'));
 
 /**
  * Guarded routes (spec §2): not signed in or not verified → /login (and back here after log-in); profile
@@ -25,6 +28,13 @@ export function Guard() {
   // Fetched while the session loads, so the shell does not wait for it; the toasts too.
   void loadShell();
   useEffect(wantToasts, []);
+  if (session.error instanceof ApiRequestError && session.error.status === 0 && !session.data) {
+    return (
+      <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
+        <OfflinePage onRetry={() => void session.refetch()} />
+      </Suspense>
+    );
+  }
   if (session.isPending || (session.error && !session.data)) {
     return <LoadingWrapper loading={session.isPending} error={session.error} message={MSG.loading.authenticating} />;
   }

@@ -13,8 +13,11 @@ import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { FriendsUnreadBadge } from '../features/conversations/index.ts';
 import { NotificationBadge } from '../features/social/index.ts';
+import { forgetDevice } from '../features/push/index.ts';
 import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 import { RealtimeProvider } from './realtime-provider.tsx';
+import { forgetLastUser } from './pwa/last-user.ts';
+import { PwaRuntime } from './pwa/pwa-runtime.tsx';
 
 // Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.
 const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
@@ -31,6 +34,9 @@ export function Shell({ profile }: { profile: OwnProfile }) {
   const logout = async () => {
     try {
       await api('/api/auth/logout', { method: 'POST', body: {} });
+      // The server dropped this browser's push subscription with the session; the browser forgets it too.
+      forgetLastUser();
+      await forgetDevice();
       queryClient.clear();
       await navigate(ROUTES.login);
     } catch {
@@ -40,6 +46,7 @@ export function Shell({ profile }: { profile: OwnProfile }) {
 
   return (
     <RealtimeProvider me={profile.uid}>
+      <PwaRuntime me={profile.uid} />
       <AppShell
         header={{ height: 56, collapsed: !isMobile }}
         navbar={{ width: LIMITS.sidebarWidthPx, breakpoint: BREAKPOINT, collapsed: { mobile: !opened } }}

@@ -3,6 +3,7 @@ import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shar
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
 import { conversationsApi } from './conversations-api.ts';
+import { outboxStorageKey, readStoredOutbox } from './outbox-storage.ts';
 
 /**
  * Messages of this tab not acknowledged yet. Each has the id the server stores it under, so sending it again
@@ -204,16 +205,11 @@ export class Outbox {
   }
 
   private storageKey(userId: string) {
-    return `studybuddy.outbox.${userId}`;
+    return outboxStorageKey(userId);
   }
 
   private restore(userId: string): OutboxEntry[] {
-    try {
-      const raw = localStorage.getItem(this.storageKey(userId));
-      return raw ? (JSON.parse(raw) as OutboxEntry[]) : [];
-    } catch {
-      return [];
-    }
+    return readStoredOutbox(userId);
   }
 
   private changed() {

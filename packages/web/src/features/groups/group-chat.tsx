@@ -5,6 +5,7 @@ import { LogOut, UserPlus, Users } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ConversationHeader, ConversationView } from '../conversations/index.ts';
+import { MuteGroupButton } from '../push/index.ts';
 import { AddMembersModal } from './add-members-modal.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 import { LeaveGroupModal } from './leave-group-modal.tsx';
@@ -54,6 +55,7 @@ export function GroupChat({ groupId, me, onBack, onLeft }: Props) {
             backLabel={MSG.groups.back}
             actions={
               <Group gap={4} wrap="nowrap">
+                <MuteGroupButton groupId={group.id} />
                 {action(MSG.groups.members, <Users size={18} aria-hidden />, 'members')}
                 {action(MSG.groups.addMembers, <UserPlus size={18} aria-hidden />, 'add')}
                 {action(MSG.groups.leave, <LogOut size={18} aria-hidden />, 'leave', 'red')}

@@ -7,6 +7,7 @@ import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { DangerZone } from './danger-zone.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
+import { PushSettings } from '../push/index.ts';
 import { ProfileForm } from './profile-form.tsx';
 import { useOwnProfile } from './profile-api.ts';
 import { ProfileView } from './profile-view.tsx';
@@ -44,6 +45,7 @@ function ProfileScreen({ profile }: { profile: OwnProfile }) {
         <>
           <ProfileView profile={profile} />
           <NotificationSettings profile={profile} />
+          <PushSettings />
         </>
       )}
       <WelcomeModal opened={welcome} onClose={() => setWelcome(false)} />
