@@ -76,43 +76,13 @@ export const fetchCourseworkInputSchema = z.object({
 });
 export type FetchCourseworkInput = z.infer<typeof fetchCourseworkInputSchema>;
 
-export interface CourseRefOut {
-  id: string;
-  name: string;
-}
-
-export interface FetchCanvasCoursesResponse {
-  courses: CourseRefOut[];
-}
-
-export interface CourseworkResponse {
-  coursework: CourseworkItem[];
-  skipped_courses: SkippedCourse[];
-  /** The courses the coursework was loaded for (id and name). */
-  courses: CourseRefOut[];
-  fetched_at: string;
-  refreshes_remaining: number;
-  source: 'cache' | 'canvas';
-}
-
-export interface LmsStatus {
-  /** Both the Canvas address and the token are stored (non-blank). */
-  connected: boolean;
-  /** The user's university has a Canvas address. */
-  available: boolean;
-  /** Changes whenever the stored credentials change: keys the browser's coursework cache. */
-  connection_id: string | null;
-  /** Canvas's account settings page (where tokens are made), for the token-expired help. */
-  settings_url: string | null;
-  refreshes_remaining: number;
-}
-
-export interface ConnectResponse {
-  imported: CourseRefOut[];
-  /** The profile's courses after the merge (at most 10). */
-  courses: CourseRefOut[];
-  status: LmsStatus;
-}
+export type {
+  ConnectResponse,
+  CourseRefOut,
+  CourseworkResponse,
+  FetchCanvasCoursesResponse,
+  LmsStatus,
+} from './lms-responses.ts';
 
 /** The web app's saved Coursework filters, per user (spec §3 assignment preferences). */
 export interface CourseworkPreferences {

@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   connectInputSchema,
@@ -6,9 +7,15 @@ import {
   fetchCourseworkInputSchema,
   timeZoneSchema,
 } from '@studybuddy/shared/lms';
+import {
+  connectResponseSchema,
+  courseworkResponseSchema,
+  fetchCanvasCoursesResponseSchema,
+  lmsStatusSchema,
+} from '@studybuddy/shared/lms-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { parse } from '../../platform/errors.ts';
-import { requireUser } from '../auth/session.ts';
+import { errorResponses, noContent } from '../../platform/openapi.ts';
+import { requireUser, signedIn } from '../auth/session.ts';
 import { loadCoursework } from './coursework.service.ts';
 import { connectCanvas, disconnectCanvas, fetchCanvasCourses, lmsStatus } from './lms.service.ts';
 
@@ -25,33 +32,83 @@ export function lmsRoutes(ctx: AppContext) {
       ? { max: 10, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip }
       : false,
   };
-  return async (app: FastifyInstance) => {
-    app.get('/api/lms/status', async (request) => {
-      const user = requireUser(request);
-      const { tz } = parse(statusQuery, request.query);
-      return lmsStatus(ctx, user.id, tz);
-    });
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['lms'];
+    const preValidation = signedIn;
 
-    app.post('/api/lms/connect', { config: connectLimit }, async (request) => {
-      const user = requireUser(request);
-      const input = parse(connectInputSchema, request.body);
-      return connectCanvas(ctx, user.id, input.access_token);
-    });
+    app.get(
+      '/api/lms/status',
+      {
+        preValidation,
+        schema: {
+          summary: 'Whether Canvas is connected (and forced refreshes left today in the time zone `tz`)',
+          tags,
+          querystring: statusQuery,
+          response: { 200: lmsStatusSchema, ...errorResponses },
+        },
+      },
+      async (request) => lmsStatus(ctx, requireUser(request).id, request.query.tz),
+    );
 
-    app.post('/api/lms/disconnect', async (request, reply) => {
-      const user = requireUser(request);
-      await disconnectCanvas(ctx, user.id);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/api/lms/connect',
+      {
+        config: connectLimit,
+        preValidation,
+        schema: {
+          summary: 'Connects Canvas with an access token (checked with Canvas, stored, never answered back)',
+          tags,
+          body: connectInputSchema,
+          response: { 200: connectResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => connectCanvas(ctx, requireUser(request).id, request.body.access_token),
+    );
 
-    app.post('/api/fetch-canvas-courses', { config: connectLimit }, async (request) => {
-      const user = requireUser(request);
-      return fetchCanvasCourses(ctx, user.id, parse(fetchCanvasCoursesInputSchema, request.body));
-    });
+    app.post(
+      '/api/lms/disconnect',
+      {
+        preValidation,
+        schema: {
+          summary: 'Forgets the stored Canvas token',
+          tags,
+          response: { 204: noContent, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await disconnectCanvas(ctx, requireUser(request).id);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/api/fetch-coursework', async (request) => {
-      const user = requireUser(request);
-      return loadCoursework(ctx, user.id, parse(fetchCourseworkInputSchema, request.body));
-    });
+    app.post(
+      '/api/fetch-canvas-courses',
+      {
+        config: connectLimit,
+        preValidation,
+        schema: {
+          summary: "§7 call 1: the student's Canvas courses",
+          tags,
+          body: fetchCanvasCoursesInputSchema,
+          response: { 200: fetchCanvasCoursesResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => fetchCanvasCourses(ctx, requireUser(request).id, request.body),
+    );
+
+    app.post(
+      '/api/fetch-coursework',
+      {
+        preValidation,
+        schema: {
+          summary: '§7 call 2: the coursework of the chosen (or profile) courses, cached or fresh from Canvas',
+          tags,
+          body: fetchCourseworkInputSchema,
+          response: { 200: courseworkResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => loadCoursework(ctx, requireUser(request).id, request.body),
+    );
   };
 }

@@ -1,48 +1,85 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   deleteAccountSchema,
   notificationSettingsSchema,
   PROFILE_API,
   profileUpdateSchema,
 } from '@studybuddy/shared/profile';
+import { ownProfileSchema } from '@studybuddy/shared/session-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { parse } from '../../platform/errors.ts';
-import { clearSessionCookie, requireUser } from '../auth/session.ts';
+import { errorResponses, okSchema } from '../../platform/openapi.ts';
+import { clearSessionCookie, requireUser, signedIn } from '../auth/session.ts';
 import { deleteAccount } from './account-deletion.service.ts';
 import { getOwnProfile, registerProfileUploads, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
 
 export function profileRoutes(ctx: AppContext) {
   registerProfileUploads(ctx);
-  return async (app: FastifyInstance) => {
-    /** The signed-in user's own profile. */
-    app.get(PROFILE_API.own, async (request) => getOwnProfile(ctx, requireUser(request).id));
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['profile'];
+    const preValidation = signedIn;
 
-    /** Saves the own profile (spec §5 rules enforced here) and answers with it. */
-    app.put(PROFILE_API.own, async (request) => {
-      const user = requireUser(request);
-      return saveOwnProfile(ctx, user.id, parse(profileUpdateSchema, request.body));
-    });
+    app.get(
+      PROFILE_API.own,
+      {
+        preValidation,
+        schema: {
+          summary: "The signed-in student's own profile",
+          tags,
+          response: { 200: ownProfileSchema, ...errorResponses },
+        },
+      },
+      async (request) => getOwnProfile(ctx, requireUser(request).id),
+    );
 
-    /** Turns e-mail notices on or off (beyond the spec; the profile page's switch). */
-    app.put(PROFILE_API.notifications, async (request) => {
-      const user = requireUser(request);
-      return saveNotificationSettings(ctx, user.id, parse(notificationSettingsSchema, request.body));
-    });
+    app.put(
+      PROFILE_API.own,
+      {
+        preValidation,
+        schema: {
+          summary: 'Saves the own profile (spec §5 rules) and answers with it',
+          tags,
+          body: profileUpdateSchema,
+          response: { 200: ownProfileSchema, ...errorResponses },
+        },
+      },
+      async (request) => saveOwnProfile(ctx, requireUser(request).id, request.body),
+    );
 
-    /** Deletes the account after a password (or fresh social sign-in) confirmation. */
+    app.put(
+      PROFILE_API.notifications,
+      {
+        preValidation,
+        schema: {
+          summary: 'Turns e-mail notices on or off',
+          tags,
+          body: notificationSettingsSchema,
+          response: { 200: ownProfileSchema, ...errorResponses },
+        },
+      },
+      async (request) => saveNotificationSettings(ctx, requireUser(request).id, request.body),
+    );
+
     app.delete(
       PROFILE_API.account,
       {
         config: ctx.config.rateLimits
           ? { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (r) => r.user?.id ?? r.ip } }
           : {},
+        preValidation,
+        schema: {
+          summary: 'Deletes the account after a password (or fresh social sign-in) confirmation',
+          tags,
+          body: deleteAccountSchema,
+          response: { 200: okSchema, ...errorResponses },
+        },
       },
       async (request, reply) => {
         const user = requireUser(request);
-        const { password } = parse(deleteAccountSchema, request.body);
-        await deleteAccount(ctx, user, password);
+        await deleteAccount(ctx, user, request.body.password);
         clearSessionCookie(reply);
-        return { ok: true };
+        return { ok: true as const };
       },
     );
   };
