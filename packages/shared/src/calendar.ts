@@ -52,47 +52,14 @@ export type GoogleExportInput = z.infer<typeof googleExportInputSchema>;
 export const icsExportInputSchema = z.object({ item_ids: exportItemIdsSchema });
 export type IcsExportInput = z.infer<typeof icsExportInputSchema>;
 
-export interface CalendarStatus {
-  google: {
-    /** The server has Google credentials (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET). */
-    configured: boolean;
-    /** A stored token that is still valid or can be refreshed: no new consent is needed. */
-    connected: boolean;
-    /** The calendar chosen last time. */
-    calendar_id: string | null;
-  };
-}
-
-export interface GoogleCalendarEntry {
-  id: string;
-  summary: string;
-  primary: boolean;
-}
-
-export interface GoogleCalendarsResponse {
-  calendars: GoogleCalendarEntry[];
-}
-
-export interface ExportItemResult {
-  id: string;
-  name: string;
-  ok: boolean;
-  /** The created event's link (Google's htmlLink). */
-  html_link: string | null;
-}
-
-export interface GoogleExportResponse {
-  results: ExportItemResult[];
-  /** The first created event's link (opened in a new tab), null when none was created. */
-  first_link: string | null;
-  /** Names of the items that failed. */
-  failed: string[];
-}
-
-export interface CalendarFeedResponse {
-  /** The private subscription address, or null when there is none. */
-  url: string | null;
-}
+export type {
+  CalendarFeedResponse,
+  CalendarStatus,
+  ExportItemResult,
+  GoogleCalendarEntry,
+  GoogleCalendarsResponse,
+  GoogleExportResponse,
+} from './calendar-responses.ts';
 
 /** After Google's consent page the server sends the browser to /assignments?calendar=<outcome>. */
 export const CALENDAR_RETURN_PARAM = 'calendar';

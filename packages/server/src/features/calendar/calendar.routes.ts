@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   CALENDAR_RETURN,
   CALENDAR_RETURN_PARAM,
@@ -6,12 +8,19 @@ import {
   icsExportInputSchema,
   type CalendarReturn,
 } from '@studybuddy/shared/calendar';
+import {
+  calendarFeedResponseSchema,
+  calendarStatusSchema,
+  googleCalendarsResponseSchema,
+  googleExportResponseSchema,
+} from '@studybuddy/shared/calendar-responses';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
-import { notFound, parse } from '../../platform/errors.ts';
-import { requireUser } from '../auth/session.ts';
+import { notFound } from '../../platform/errors.ts';
+import { errorResponses, noContent, redirect } from '../../platform/openapi.ts';
+import { requireUser, signedIn } from '../auth/session.ts';
 import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
 import { feedIcs, getFeed, regenerateFeed, revokeFeed } from './feed.service.ts';
 import { GoogleApiError, GoogleAuthError } from './google-client.ts';
@@ -37,6 +46,14 @@ interface PendingState {
   e: number;
 }
 const ICS_TYPE = 'text/calendar; charset=utf-8';
+const icsFile = (description: string) => ({ description, content: { 'text/calendar': { schema: z.string() } } });
+/** Google's answer is read as it comes: anything unexpected sends the student back with "failed". */
+const googleAnswer = z.object({
+  state: z.unknown().describe('The state sent to Google'),
+  code: z.unknown().describe('The authorization code'),
+  error: z.unknown().describe("Google's error (consent denied)"),
+});
+const feedParams = z.object({ file: z.string().describe('`<secret>.ics`') });
 
 /** Calendar export: Google Calendar (OAuth on the server, tokens never leave it), .ics download and feed. */
 export function calendarRoutes(ctx: AppContext) {
@@ -65,21 +82,52 @@ export function calendarRoutes(ctx: AppContext) {
     }
   });
 
-  return async (app: FastifyInstance) => {
-    app.get('/api/calendar/status', async (request) => calendarStatus(ctx, requireUser(request).id));
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['calendar'];
+    const preValidation = signedIn;
+
+    app.get(
+      '/api/calendar/status',
+      {
+        preValidation,
+        schema: {
+          summary: 'Whether Google Calendar is configured and connected',
+          tags,
+          response: { 200: calendarStatusSchema, ...errorResponses },
+        },
+      },
+      async (request) => calendarStatus(ctx, requireUser(request).id),
+    );
 
     /** Sends the browser to Google's consent page; the state waits in a sealed cookie bound to the user. */
-    app.get('/api/calendar/google/authorize', async (request, reply) => {
-      const user = requireUser(request);
-      const { url, state } = await startAuthorization(ctx, user.id);
-      reply.setCookie(STATE_COOKIE, sealState({ s: state, u: user.id, e: Date.now() + STATE_MS }), {
-        ...cookieOptions,
-        maxAge: STATE_MS / 1000,
-      });
-      return reply.redirect(url, 302);
-    });
+    app.get(
+      '/api/calendar/google/authorize',
+      {
+        schema: {
+          summary: "Sends the browser to Google's consent page",
+          tags,
+          response: { 302: redirect, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const user = requireUser(request);
+        const { url, state } = await startAuthorization(ctx, user.id);
+        reply.setCookie(STATE_COOKIE, sealState({ s: state, u: user.id, e: Date.now() + STATE_MS }), {
+          ...cookieOptions,
+          maxAge: STATE_MS / 1000,
+        });
+        return reply.redirect(url, 302);
+      },
+    );
 
-    app.get(CALLBACK_PATH, async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
+    const callback = {
+      summary: "Google's answer after consent: back to /assignments?calendar=connected|denied|failed",
+      tags,
+      querystring: googleAnswer,
+      response: { 302: redirect, ...errorResponses },
+    };
+    app.get(CALLBACK_PATH, { schema: callback }, async (request, reply) => {
       googleConfig(ctx);
       const user = request.user;
       if (!user?.emailVerified) return reply.redirect(ROUTES.login, 302);
@@ -101,38 +149,104 @@ export function calendarRoutes(ctx: AppContext) {
       return backToCoursework(reply, CALENDAR_RETURN.connected);
     });
 
-    /** Disconnects Google Calendar (revoking the grant at Google when possible); 204 also when not connected. */
-    app.delete('/api/calendar/google', async (request, reply) => {
-      await disconnectGoogle(ctx, requireUser(request).id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/api/calendar/google',
+      {
+        preValidation,
+        schema: {
+          summary: 'Disconnects Google Calendar (revoking the grant when possible); 204 also when not connected',
+          tags,
+          response: { 204: noContent, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await disconnectGoogle(ctx, requireUser(request).id);
+        return reply.status(204).send();
+      },
+    );
 
-    app.get('/api/calendar/google/calendars', async (request) => googleCalendars(ctx, requireUser(request).id));
+    app.get(
+      '/api/calendar/google/calendars',
+      {
+        preValidation,
+        schema: {
+          summary: "The student's Google calendars",
+          tags,
+          response: { 200: googleCalendarsResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => googleCalendars(ctx, requireUser(request).id),
+    );
 
-    app.post('/api/calendar/google/export', async (request) => {
-      const user = requireUser(request);
-      return exportToGoogle(ctx, user.id, parse(googleExportInputSchema, request.body));
-    });
+    app.post(
+      '/api/calendar/google/export',
+      {
+        preValidation,
+        schema: {
+          summary: 'Adds coursework items to a Google calendar as events',
+          tags,
+          body: googleExportInputSchema,
+          response: { 200: googleExportResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => exportToGoogle(ctx, requireUser(request).id, request.body),
+    );
 
-    app.post('/api/calendar/ics', async (request, reply) => {
-      const user = requireUser(request);
-      const ics = await exportIcs(ctx, user.id, parse(icsExportInputSchema, request.body));
-      return reply
-        .header('Content-Type', ICS_TYPE)
-        .header('Content-Disposition', `attachment; filename="${MSG.calendar.icsFileName}"`)
-        .header('Cache-Control', 'no-store')
-        .send(ics);
-    });
+    app.post(
+      '/api/calendar/ics',
+      {
+        preValidation,
+        schema: {
+          summary: 'Coursework items as an .ics file to download',
+          tags,
+          body: icsExportInputSchema,
+          response: { 200: icsFile('The .ics file (attachment)'), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const ics = await exportIcs(ctx, requireUser(request).id, request.body);
+        return reply
+          .header('Content-Type', ICS_TYPE)
+          .header('Content-Disposition', `attachment; filename="${MSG.calendar.icsFileName}"`)
+          .header('Cache-Control', 'no-store')
+          .send(ics);
+      },
+    );
 
-    app.get('/api/calendar/feed', async (request) => getFeed(ctx, requireUser(request).id));
-    app.post('/api/calendar/feed', async (request) => regenerateFeed(ctx, requireUser(request).id));
-    app.delete('/api/calendar/feed', async (request, reply) => {
-      await revokeFeed(ctx, requireUser(request).id);
-      return reply.status(204).send();
+    const feed = (summary: string) => ({
+      preValidation,
+      schema: { summary, tags, response: { 200: calendarFeedResponseSchema, ...errorResponses } },
     });
+    app.get('/api/calendar/feed', feed('The private subscription address'), async (request) =>
+      getFeed(ctx, requireUser(request).id),
+    );
+    app.post('/api/calendar/feed', feed('A new subscription address (the old one stops working)'), async (request) =>
+      regenerateFeed(ctx, requireUser(request).id),
+    );
+    app.delete(
+      '/api/calendar/feed',
+      {
+        preValidation,
+        schema: {
+          summary: 'Revokes the subscription address',
+          tags,
+          response: { 204: noContent, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await revokeFeed(ctx, requireUser(request).id);
+        return reply.status(204).send();
+      },
+    );
 
     /** The subscription feed calendar apps poll: no session, the secret in the address is the key. */
-    app.get('/api/calendar/feed/:file', async (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
+    const feedFile = {
+      summary: 'The subscription feed calendar apps poll (no session: the secret in the address is the key)',
+      tags,
+      params: feedParams,
+      response: { 200: icsFile('The coursework calendar'), ...errorResponses },
+    };
+    app.get('/api/calendar/feed/:file', { schema: feedFile }, async (request, reply) => {
       const match = /^(.+)\.ics$/.exec(request.params.file);
       if (!match) throw notFound();
       const ics = await feedIcs(ctx, match[1]!);
