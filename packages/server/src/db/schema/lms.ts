@@ -2,7 +2,18 @@ import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-or
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import { users } from './auth.ts';
 
-// The Canvas address and the encrypted token live on the profile (profiles.canvas_url, profiles.canvas_access_token).
+/**
+ * A student's link to their Canvas: the address and the access token, encrypted with SECRET_KEY (empty until
+ * they connect; both cleared on disconnect). Moved here from the profile by migration 0015.
+ */
+export const lmsConnections = pgTable('lms_connections', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  canvasUrl: text('canvas_url').notNull().default(''),
+  canvasAccessToken: text('canvas_access_token').notNull().default(''),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
 
 /** The server-side coursework cache (spec §3 userCache): one row per user, trusted for 24 hours. */
 export const courseworkCache = pgTable('coursework_cache', {

@@ -33,8 +33,6 @@ export const profiles = pgTable(
       .$type<string[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
-    canvasAccessToken: text('canvas_access_token').notNull().default(''),
-    canvasUrl: text('canvas_url').notNull().default(''),
     gcalEnabled: boolean('gcal_enabled').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -70,8 +70,6 @@ describe('log-in, profile creation, session and log-out', () => {
         'courses',
         'hasCustomProfilePicture',
         'additionalImages',
-        'canvasAccessToken',
-        'canvasUrl',
         'gcalEnabled',
       ].map((k) => [k, profile![k as keyof typeof profile]]),
     );
@@ -88,8 +86,6 @@ describe('log-in, profile creation, session and log-out', () => {
       courses: [],
       hasCustomProfilePicture: false,
       additionalImages: [],
-      canvasAccessToken: '',
-      canvasUrl: '',
       gcalEnabled: false,
     });
     expect(Math.abs(createdAt.getTime() - Date.now())).toBeLessThan(60_000);

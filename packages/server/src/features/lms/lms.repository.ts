@@ -1,64 +1,39 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import type { Db } from '../../db/connect.ts';
-import { courseworkCache, lmsRefreshCounts, profiles, type CourseRef } from '../../db/schema.ts';
-import { profiles as profileOwner } from '../profile/profiles.service.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { courseworkCache, lmsConnections, lmsRefreshCounts } from '../../db/schema/lms.ts';
+import type { CourseRef } from './course-merge.ts';
 
-export interface StoredCanvas {
-  email: string;
+/** The stored Canvas link ('' fields when not connected). */
+export interface StoredLink {
   canvasUrl: string;
-  /** The encrypted token box ('' when not connected). */
+  /** The encrypted token box. */
   tokenBox: string;
-  courses: CourseRef[];
 }
 
-export async function findCanvasProfile(db: Db, userId: string): Promise<StoredCanvas | undefined> {
+export async function findLink(db: Db, userId: string): Promise<StoredLink> {
   const [row] = await db
-    .select({
-      email: profiles.email,
-      canvasUrl: profiles.canvasUrl,
-      tokenBox: profiles.canvasAccessToken,
-      courses: profiles.courses,
-    })
-    .from(profiles)
-    .where(eq(profiles.userId, userId))
+    .select({ canvasUrl: lmsConnections.canvasUrl, tokenBox: lmsConnections.canvasAccessToken })
+    .from(lmsConnections)
+    .where(eq(lmsConnections.userId, userId))
     .limit(1);
-  return row;
+  return row ?? { canvasUrl: '', tokenBox: '' };
 }
 
-/** Stores the Canvas address and encrypted token, the merged courses, and drops the old coursework cache. */
-export async function saveConnection(
-  db: Db,
-  userId: string,
-  values: { canvasUrl: string; tokenBox: string; courses: CourseRef[] },
-): Promise<boolean> {
-  return withTransaction(db, async (tx) => {
-    const updated = await tx
-      .update(profiles)
-      .set({
-        canvasUrl: values.canvasUrl,
-        canvasAccessToken: values.tokenBox,
-        updatedAt: new Date(),
-      })
-      .where(eq(profiles.userId, userId))
-      .returning({ userId: profiles.userId });
-    if (!updated.length) return false;
-    await profileOwner.setCourses(tx, userId, values.courses);
-    await tx.delete(courseworkCache).where(eq(courseworkCache.userId, userId));
-    return true;
-  });
+/** Stores the Canvas address and encrypted token, and drops the coursework cached with the old ones. */
+export async function saveLink(db: Db, userId: string, link: StoredLink): Promise<void> {
+  const values = { canvasUrl: link.canvasUrl, canvasAccessToken: link.tokenBox, updatedAt: new Date() };
+  await db
+    .insert(lmsConnections)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: lmsConnections.userId, set: values });
+  await db.delete(courseworkCache).where(eq(courseworkCache.userId, userId));
 }
 
-/** Clears the Canvas address and token and deletes the cached coursework (the imported courses stay). */
-export async function clearConnection(db: Db, userId: string): Promise<void> {
-  await withTransaction(db, async (tx) => {
-    await tx
-      .update(profiles)
-      .set({ canvasUrl: '', canvasAccessToken: '', updatedAt: new Date() })
-      .where(eq(profiles.userId, userId));
-    await tx.delete(courseworkCache).where(eq(courseworkCache.userId, userId));
-  });
+/** Forgets the Canvas address and token and deletes the cached coursework. */
+export async function deleteLink(db: Db, userId: string): Promise<void> {
+  await db.delete(lmsConnections).where(eq(lmsConnections.userId, userId));
+  await db.delete(courseworkCache).where(eq(courseworkCache.userId, userId));
 }
 
 export type CacheRow = typeof courseworkCache.$inferSelect;

@@ -301,10 +301,8 @@ describe('disconnect', () => {
     await coursework(user);
     const res = await t.app.inject({ method: 'POST', url: '/api/lms/disconnect', headers: { cookie: user.cookie } });
     expect(res.statusCode).toBe(204);
-    const [row] = await rowsOf<{ canvas_url: string; canvas_access_token: string; courses: unknown }>(
-      sql`select canvas_url, canvas_access_token, courses from profiles where user_id = ${user.id}`,
-    );
-    expect(row).toMatchObject({ canvas_url: '', canvas_access_token: '' });
+    expect(await rowsOf(sql`select 1 from lms_connections where user_id = ${user.id}`)).toHaveLength(0);
+    const [row] = await rowsOf<{ courses: unknown }>(sql`select courses from profiles where user_id = ${user.id}`);
     expect(row!.courses).toEqual(connected.body.courses);
     expect(await rowsOf(sql`select 1 from coursework_cache where user_id = ${user.id}`)).toHaveLength(0);
     expect((await call<LmsStatus>(user, 'GET', '/api/lms/status')).body).toMatchObject({
@@ -317,11 +315,11 @@ describe('disconnect', () => {
   it('counts as connected only when both the address and the token are non-blank', async () => {
     const user = await createUser(t.app);
     await connect(user);
-    await t.app.ctx.db.execute(sql`update profiles set canvas_url = '   ' where user_id = ${user.id}`);
+    await t.app.ctx.db.execute(sql`update lms_connections set canvas_url = '   ' where user_id = ${user.id}`);
     expect((await call<LmsStatus>(user, 'GET', '/api/lms/status')).body.connected).toBe(false);
     expect((await coursework(user)).body.error!.message).toBe(MSG.lms.notConnected);
     await connect(user);
-    await t.app.ctx.db.execute(sql`update profiles set canvas_access_token = '' where user_id = ${user.id}`);
+    await t.app.ctx.db.execute(sql`update lms_connections set canvas_access_token = '' where user_id = ${user.id}`);
     expect((await call<LmsStatus>(user, 'GET', '/api/lms/status')).body.connected).toBe(false);
   });
 

@@ -18,13 +18,10 @@ import { CanvasAuthError } from './canvas-errors.ts';
 import { canvasSettingsUrl, resolveCanvasUrl } from './canvas-url.ts';
 import { mergeCourses } from './course-merge.ts';
 import { lmsState } from './lms-state.ts';
-import {
-  clearConnection,
-  findCanvasProfile,
-  refreshesUsed,
-  saveConnection,
-  type StoredCanvas,
-} from './lms.repository.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import type { CourseRef } from './course-merge.ts';
+import { deleteLink, findLink, refreshesUsed, saveLink } from './lms.repository.ts';
 
 export { configureLms } from './lms-state.ts';
 // For other features (course files): the client, its typed errors and the mapping to API errors.
@@ -45,6 +42,15 @@ export interface CanvasCredentials {
   connectionId: string;
 }
 
+/** The student's Canvas link with what the profile says of them (their e-mail decides their Canvas). */
+export interface StoredCanvas {
+  email: string;
+  canvasUrl: string;
+  /** The encrypted token box ('' when not connected). */
+  tokenBox: string;
+  courses: CourseRef[];
+}
+
 export interface CanvasAccount {
   profile: StoredCanvas;
   /** The address the user's university has (null: 'Canvas URL not available for your university'). */
@@ -54,8 +60,13 @@ export interface CanvasAccount {
 }
 
 export async function canvasAccount(ctx: AppContext, userId: string): Promise<CanvasAccount> {
-  const profile = await findCanvasProfile(ctx.db, userId);
-  if (!profile) throw notFound();
+  const [email, courses, link] = await Promise.all([
+    profiles.email(ctx.db, userId),
+    profiles.courses(ctx.db, userId),
+    findLink(ctx.db, userId),
+  ]);
+  if (email === undefined) throw notFound();
+  const profile: StoredCanvas = { email, courses, ...link };
   const resolvedUrl = resolveCanvasUrl(profile.email, ctx.config.canvasUrls);
   const url = profile.canvasUrl.trim();
   const box = profile.tokenBox.trim();
@@ -128,10 +139,11 @@ export async function connectCanvas(ctx: AppContext, userId: string, token: stri
   }
   const fromCanvas = active.slice(0, LIMITS.lmsMaxCourses).map((c) => ({ id: String(c.id), name: c.name.trim() }));
   const courses = mergeCourses(account.profile.courses, fromCanvas);
-  const saved = await saveConnection(ctx.db, userId, {
-    canvasUrl: account.resolvedUrl,
-    tokenBox: encryptSecret(ctx.config.secretKey, token, userId),
-    courses,
+  const link = { canvasUrl: account.resolvedUrl, tokenBox: encryptSecret(ctx.config.secretKey, token, userId) };
+  const saved = await withTransaction(ctx.db, async (tx) => {
+    if (!(await profiles.setCourses(tx, userId, courses))) return false;
+    await saveLink(tx, userId, link);
+    return true;
   });
   if (!saved) throw notFound();
   const ids = new Set(fromCanvas.map((c) => c.id));
@@ -139,7 +151,7 @@ export async function connectCanvas(ctx: AppContext, userId: string, token: stri
 }
 
 export async function disconnectCanvas(ctx: AppContext, userId: string): Promise<void> {
-  await clearConnection(ctx.db, userId);
+  await deleteLink(ctx.db, userId);
 }
 
 /** §7 call 1: the user's active Canvas courses (id and name). */

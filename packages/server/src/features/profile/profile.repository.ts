@@ -42,8 +42,6 @@ export async function insertDefaultProfile(
       profilePicture: values.profilePicture,
       hasCustomProfilePicture: false,
       additionalImages: [],
-      canvasAccessToken: '',
-      canvasUrl: '',
       gcalEnabled: false,
     })
     .onConflictDoNothing({ target: profiles.userId });
