@@ -190,6 +190,7 @@ export const MSG = {
     typing: (name: string) => `${name} is typing...`,
     empty: 'No messages yet. Say hi!',
     loadingOlder: 'Loading older messages...',
+    loadingNewer: 'Loading newer messages...',
     lastImage: 'Sent an image',
     lastVoice: 'Sent a voice message',
     imageAlt: (name: string) => `Image from ${name}`,

@@ -11,10 +11,12 @@ interface Props {
   friendId: string;
   /** Shows a back button at 768 px or less (the friends screen returns to its list). */
   onBack?: () => void;
+  /** Opens the chat at this message (its cursor: a search result). */
+  focusCursor?: number;
 }
 
 /** The one-to-one chat with a friend (right pane of /friends): text, images and voice, live. */
-export function ChatPane({ friendId, onBack }: Props) {
+export function ChatPane({ friendId, onBack, focusCursor }: Props) {
   const session = useSession();
   const me = session.data?.user?.id;
   const chatId = me ? chatIdFor(me, friendId) : '';
@@ -30,8 +32,9 @@ export function ChatPane({ friendId, onBack }: Props) {
   const { friend } = info.data;
   return (
     <ConversationView
-      key={chatId}
+      key={`${chatId}:${focusCursor ?? ''}`}
       conversation={{ kind: 'chat', id: chatId }}
+      focusCursor={focusCursor}
       me={{ id: me, name: session.data?.profile?.name || MSG.chat.anonymous }}
       peerLastRead={info.data.friendLastRead}
       showNames={false}

@@ -6,7 +6,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, REALTIME_TIMING } from '@studybuddy/shared/realtime';
 import { useRealtimeEvent, useRealtimeTopic } from '../../lib/realtime.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
-import { conversationsApi, conversationKeys } from './conversations-api.ts';
+import { conversationsApi, conversationKeys, type HistoryParam } from './conversations-api.ts';
 import { Composer } from './composer.tsx';
 import { markOpen } from './message-cache.ts';
 import { MessageList } from './message-list.tsx';
@@ -20,23 +20,41 @@ interface Props {
   peerLastRead?: number;
   /** Groups show who wrote each message. */
   showNames: boolean;
+  /** Opens the history at this message (its cursor: a search result), shows it and highlights it. */
+  focusCursor?: number;
 }
 
 /**
- * A conversation on screen: its history (older pages load when scrolled to the top), this tab's pending
- * messages, who is typing, and the composer. While on screen its messages count as read.
+ * A conversation on screen: its history (older pages load when scrolled to the top; opened at a message, newer
+ * pages load when scrolled to the bottom), this tab's pending messages, who is typing, and the composer. While on
+ * screen its messages count as read.
  */
-export function ConversationView({ conversation, me, header, peerLastRead, showNames }: Props) {
+export function ConversationView({ conversation, me, header, peerLastRead, showNames, focusCursor }: Props) {
   const client = useQueryClient();
   const { kind, id } = conversation;
+  const [focus, setFocus] = useState(focusCursor);
   const history = useInfiniteQuery({
-    queryKey: conversationKeys.messages(conversation),
+    queryKey:
+      focus === undefined ? conversationKeys.messages(conversation) : conversationKeys.messagesAt(conversation, focus),
     queryFn: ({ pageParam }) => conversationsApi.history(conversation, pageParam),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (oldest) => (oldest.hasMore ? oldest.messages[0]?.cursor : undefined),
+    initialPageParam: (focus === undefined ? {} : { around: focus }) as HistoryParam,
+    getNextPageParam: (oldest): HistoryParam | undefined => {
+      const first = oldest.messages[0];
+      return oldest.hasMore && first ? { before: first.cursor } : undefined;
+    },
+    getPreviousPageParam: (newest): HistoryParam | undefined => {
+      const last = newest.messages.at(-1);
+      return newest.hasNewer && last ? { after: last.cursor } : undefined;
+    },
     staleTime: Infinity,
   });
   const pending = useOutbox(conversation);
+  // Sending while the newest messages are not loaded: back to the newest page, where the message will show.
+  const [pendingCount, setPendingCount] = useState(pending.length);
+  if (pending.length !== pendingCount) {
+    setPendingCount(pending.length);
+    if (pending.length > pendingCount && history.hasPreviousPage) setFocus(undefined);
+  }
   const [typing, setTyping] = useState<{ userId: string; name: string; until: number } | null>(null);
 
   useEffect(() => markOpen({ kind, id }), [kind, id]);
@@ -89,6 +107,7 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
 
   const confirmed = history.data ? [...history.data.pages].reverse().flatMap((p) => p.messages) : [];
   const known = new Set(confirmed.map((m) => m.id));
+  const focusId = focus === undefined ? undefined : confirmed.find((m) => m.cursor === focus)?.id;
 
   return (
     <Box style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
@@ -106,6 +125,10 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
             hasOlder={history.hasNextPage}
             loadingOlder={history.isFetchingNextPage}
             loadOlder={() => void history.fetchNextPage()}
+            hasNewer={history.hasPreviousPage}
+            loadingNewer={history.isFetchingPreviousPage}
+            loadNewer={() => void history.fetchPreviousPage()}
+            focusId={focusId}
             onRetry={(entryId) => outbox.retry(entryId)}
           />
         )}

@@ -20,7 +20,16 @@ export const conversationKeys = {
   info: (chatId: string) => ['chat', 'info', chatId] as const,
   messagesAll: ['chat', 'messages'] as const,
   messages: (ref: ConversationRef) => ['chat', 'messages', ref.kind, ref.id] as const,
+  /** The history opened at a message (a search result): under `messages(ref)`, so it hears the same updates. */
+  messagesAt: (ref: ConversationRef, cursor: number) => ['chat', 'messages', ref.kind, ref.id, 'at', cursor] as const,
 };
+
+/** Which page of a history to load: the newest, the one before or after a cursor, or the one around it. */
+export interface HistoryParam {
+  before?: number;
+  after?: number;
+  around?: number;
+}
 
 export const conversationBase = (ref: ConversationRef) =>
   `/api/${ref.kind === 'chat' ? 'chats' : 'groups'}/${encodeURIComponent(ref.id)}`;
@@ -29,8 +38,12 @@ export const conversationsApi = {
   unread: () => api<UnreadCounts>('/api/chats/unread'),
   list: () => api<ChatList>('/api/chats'),
   info: (chatId: string) => api<ChatInfo>(`/api/chats/${encodeURIComponent(chatId)}`),
-  history: (ref: ConversationRef, before?: number) =>
-    api<MessagePage>(`${conversationBase(ref)}/messages${before ? `?before=${before}` : ''}`),
+  history: (ref: ConversationRef, page: HistoryParam = {}) => {
+    const params = new URLSearchParams(
+      Object.entries(page).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+    ).toString();
+    return api<MessagePage>(`${conversationBase(ref)}/messages${params ? `?${params}` : ''}`);
+  },
   send: (ref: ConversationRef, message: SendMessageInput) =>
     api<SendMessageResult>(`${conversationBase(ref)}/messages`, { body: message }),
   markRead: (ref: ConversationRef) =>

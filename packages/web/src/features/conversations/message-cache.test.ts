@@ -80,6 +80,26 @@ describe('message cache', () => {
     expect(client.getQueryData(conversationKeys.messages(group))).toBeUndefined();
   });
 
+  it('reaches a history opened at a message too, once its newest messages are loaded', () => {
+    const client = new QueryClient();
+    const at = conversationKeys.messagesAt(chat, 11);
+    const opened = (hasNewer: boolean): History => ({
+      pages: [{ messages: [message(10), message(11), message(12)], hasMore: true, hasNewer }],
+      pageParams: [{ around: 11 }],
+    });
+    const atCursors = () => client.getQueryData<History>(at)?.pages.map((p) => p.messages.map((m) => m.cursor));
+    load(client, chat, [{ cursors: [40, 41], hasMore: true }]);
+    // Newer messages (13…41) are not loaded below the found one: the new message waits for their page.
+    client.setQueryData(at, opened(true));
+    insertMessage(client, message(42));
+    expect(atCursors()).toEqual([[10, 11, 12]]);
+    expect(cursors(client, chat)).toEqual([[40, 41, 42]]);
+    // Scrolled down to the newest: it goes in like anywhere else.
+    client.setQueryData(at, opened(false));
+    insertMessage(client, message(43));
+    expect(atCursors()).toEqual([[10, 11, 12, 43]]);
+  });
+
   it('puts a message into an empty history', () => {
     const client = new QueryClient();
     load(client, group, [{ cursors: [], hasMore: false }]);

@@ -2,15 +2,18 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
 import { conversationKeys } from './conversations-api.ts';
 
-/** Infinite history: pages[0] is the newest page, each page oldest first. */
-export type History = InfiniteData<MessagePage, number | undefined>;
+/** Infinite history: pages[0] is the newest page loaded, each page oldest first. */
+export type History = InfiniteData<MessagePage, unknown>;
 
 const sameRef = (a: ConversationRef, b: ConversationRef) => a.kind === b.kind && a.id === b.id;
 
-/** Puts a message into its conversation's loaded history once (by id), in cursor order. */
+/**
+ * Puts a message into its conversation's loaded histories once (by id), in cursor order: the newest one and any
+ * opened at a message. A history whose newest messages are not loaded yet leaves it to the page that loads them.
+ */
 export function insertMessage(client: QueryClient, message: ChatMessage): void {
-  client.setQueryData<History>(conversationKeys.messages(message.conversation), (data) => {
-    if (!data?.pages.length) return data;
+  client.setQueriesData<History>({ queryKey: conversationKeys.messages(message.conversation) }, (data) => {
+    if (!data?.pages.length || data.pages[0]!.hasNewer) return data;
     if (data.pages.some((p) => p.messages.some((m) => m.id === message.id))) return data;
     const pages = data.pages.slice();
     let target = pages.findIndex((p) => !p.messages.length || p.messages[0]!.cursor <= message.cursor);

@@ -14,11 +14,31 @@ interface Props {
   hasOlder: boolean;
   loadingOlder: boolean;
   loadOlder: () => void;
+  /** Opened at a message: newer messages are still to load below. */
+  hasNewer: boolean;
+  loadingNewer: boolean;
+  loadNewer: () => void;
+  /** The message the history was opened at: shown (centred) and highlighted once. */
+  focusId?: string;
   onRetry: (id: string) => void;
 }
 
 /** Near the bottom: new messages keep the view at the newest one. */
 const NEAR_BOTTOM_PX = 150;
+/** How long the message a search opened at stays highlighted. */
+const HIGHLIGHT_MS = 2500;
+
+/** Brings the found message into view, highlights it briefly and gives it the focus (keyboard users land on it). */
+function showFound(el: HTMLElement) {
+  el.scrollIntoView({ block: 'center' });
+  el.setAttribute('data-found', 'true');
+  el.tabIndex = -1;
+  el.focus({ preventScroll: true });
+  el.animate?.([{ backgroundColor: 'rgba(250, 204, 21, 0.45)' }, { backgroundColor: 'rgba(250, 204, 21, 0)' }], {
+    duration: HIGHLIGHT_MS,
+    easing: 'ease-in',
+  });
+}
 
 /**
  * The history, newest at the bottom. Scrolling to the top loads older messages without moving what is on
@@ -33,13 +53,18 @@ export function MessageList({
   hasOlder,
   loadingOlder,
   loadOlder,
+  hasNewer,
+  loadingNewer,
+  loadNewer,
+  focusId,
   onRetry,
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
+  const bottomSentinel = useRef<HTMLDivElement>(null);
   const firstId = messages[0]?.id;
   const lastKey = `${messages.at(-1)?.id ?? ''}:${pending.length}`;
-  const state = useRef({ firstId, lastKey: '', fromBottom: 0, atBottom: true, initial: true });
+  const state = useRef({ firstId, lastKey: '', fromBottom: 0, atBottom: true, initial: true, hasNewer, shown: '' });
 
   const rows: BubbleMessage[] = [
     ...messages.map((m) => ({
@@ -69,17 +94,24 @@ export function MessageList({
     const el = scroller.current;
     if (!el) return;
     const s = state.current;
-    if (s.initial) {
+    const found = focusId ? el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(focusId)}"]`) : null;
+    if (found && s.shown !== focusId) {
+      showFound(found);
+      s.shown = focusId!;
+      s.initial = false;
+    } else if (s.initial) {
       el.scrollTop = el.scrollHeight;
       s.initial = false;
     } else if (firstId !== s.firstId) {
       el.scrollTop = el.scrollHeight - s.fromBottom;
     } else if (lastKey !== s.lastKey) {
+      // Newer pages loading below the reader (opened at a message) leave the view where it is.
       const mineLast = pending.length > 0 || messages.at(-1)?.senderId === me;
-      if (s.atBottom || mineLast) el.scrollTop = el.scrollHeight;
+      if ((s.atBottom && !s.hasNewer) || mineLast) el.scrollTop = el.scrollHeight;
     }
     s.firstId = firstId;
     s.lastKey = lastKey;
+    s.hasNewer = hasNewer;
     s.fromBottom = el.scrollHeight - el.scrollTop;
   });
 
@@ -95,6 +127,19 @@ export function MessageList({
     observer.observe(el);
     return () => observer.disconnect();
   }, [hasOlder, loadingOlder, loadOlder]);
+
+  useEffect(() => {
+    const el = bottomSentinel.current;
+    if (!el || !hasNewer) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !loadingNewer) loadNewer();
+      },
+      { root: scroller.current, rootMargin: '0px 0px 200px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasNewer, loadingNewer, loadNewer]);
 
   const onScroll = () => {
     const el = scroller.current;
@@ -138,6 +183,13 @@ export function MessageList({
           ))}
         </Stack>
       )}
+      {loadingNewer && (
+        <Center py="xs" role="status">
+          <Loader size="sm" />
+          <VisuallyHidden>{MSG.chat.loadingNewer}</VisuallyHidden>
+        </Center>
+      )}
+      <div ref={bottomSentinel} />
     </Box>
   );
 }

@@ -16,12 +16,14 @@ interface Props {
   me: { id: string; name: string };
   onBack: () => void;
   onLeft: () => void;
+  /** Opens the chat at this message (its cursor: a search result). */
+  focusCursor?: number;
 }
 
 type Open = 'members' | 'add' | 'leave' | null;
 
 /** A group's chat with its Group Members, Add Members and Leave actions. */
-export function GroupChat({ groupId, me, onBack, onLeft }: Props) {
+export function GroupChat({ groupId, me, onBack, onLeft, focusCursor }: Props) {
   const detail = useQuery({
     queryKey: groupKeys.detail(groupId),
     queryFn: () => groupsApi.detail(groupId),
@@ -43,8 +45,9 @@ export function GroupChat({ groupId, me, onBack, onLeft }: Props) {
   return (
     <>
       <ConversationView
-        key={group.id}
+        key={`${group.id}:${focusCursor ?? ''}`}
         conversation={{ kind: 'group', id: group.id }}
+        focusCursor={focusCursor}
         me={me}
         showNames
         header={

@@ -5,6 +5,7 @@ import { MessagesSquare, Plus } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import type { GroupKind } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import { MESSAGE_PARAM } from '@studybuddy/shared/search';
 import { useRealtimeEvent } from '../../lib/realtime.ts';
 import { ListPaneLayout, PanePlaceholder } from '../../ui/list-pane-layout.tsx';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
@@ -24,6 +25,7 @@ export default function GroupsPage() {
   const [params, setParams] = useSearchParams();
   const kind: GroupKind = params.get('tab') === 'hot' ? 'hot' : 'group';
   const selectedId = params.get('group');
+  const focusCursor = Number(params.get(MESSAGE_PARAM)) || undefined;
   const toOpen = params.get('groupIdToOpen');
   const [creating, setCreating] = useState(false);
 
@@ -106,6 +108,7 @@ export default function GroupsPage() {
             <GroupChat
               key={selectedId}
               groupId={selectedId}
+              focusCursor={focusCursor}
               me={me}
               onBack={() => show({ group: null })}
               onLeft={() => show({ group: null }, true)}

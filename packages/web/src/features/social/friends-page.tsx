@@ -6,6 +6,7 @@ import { MessageCircle, Search } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
+import { MESSAGE_PARAM } from '@studybuddy/shared/search';
 import type { Friend, FriendsList } from '@studybuddy/shared/social';
 import { ListPaneLayout, PanePlaceholder } from '../../ui/list-pane-layout.tsx';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
@@ -24,6 +25,7 @@ export default function FriendsPage() {
   const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`);
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('friend');
+  const focusCursor = Number(params.get(MESSAGE_PARAM)) || undefined;
   const [filter, setFilter] = useState('');
   const [profileOf, setProfileOf] = useState<Friend | null>(null);
 
@@ -91,7 +93,12 @@ export default function FriendsPage() {
         }
         pane={
           selected ? (
-            <ChatPane key={selected.uid} friendId={selected.uid} onBack={isMobile ? () => select(null) : undefined} />
+            <ChatPane
+              key={selected.uid}
+              friendId={selected.uid}
+              focusCursor={focusCursor}
+              onBack={isMobile ? () => select(null) : undefined}
+            />
           ) : null
         }
         placeholder={<PanePlaceholder icon={MessageCircle} text={MSG.friends.selectFriend} />}
