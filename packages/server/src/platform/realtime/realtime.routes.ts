@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -21,6 +22,7 @@ import { AppError, forbidden, parse } from '../errors.ts';
 import { quotaExceeded } from '../quota.ts';
 import { withRequestId } from '../request-context.ts';
 import type { Connection } from './hub.ts';
+import { createSocketPresence } from './socket-presence.ts';
 
 /** Largest frame a client may send. */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -79,8 +81,10 @@ export function realtimeRoutes(ctx: AppContext) {
     const allowedOrigin = new URL(ctx.config.publicUrl).origin;
     const { hub, handlers } = ctx.realtime;
     const sockets = new Set<SocketState>();
-    /** Open sockets per student on this instance (QUOTA_SOCKETS; each instance counts its own). */
-    const openByUser = new Map<string, number>();
+    /** Open sockets per student on every instance together (QUOTA_SOCKETS). */
+    const presence = createSocketPresence(ctx.database, ctx.log);
+    /** Each upgrade's place under the quota (null: refused), decided before its handshake completes. */
+    const admitted = new WeakMap<IncomingMessage, string | null>();
     const socketLimit = ctx.config.limits.socketsPerStudent;
     let nextSlot = 0;
     let closing = false;
@@ -154,7 +158,11 @@ export function realtimeRoutes(ctx: AppContext) {
       if (due.length && !rechecking) void recheckSessions(due);
     }, REALTIME_TIMING.pingMs / PING_SLOTS);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onReady', () => presence.start());
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await presence.stop().catch((err: unknown) => ctx.log.warn({ err }, 'realtime: leaving presence failed'));
+    });
 
     /**
      * Sends what the socket missed after `cursor`, then `resync.done`. Live events keep coming while the missed
@@ -258,26 +266,27 @@ export function realtimeRoutes(ctx: AppContext) {
         websocket: true,
         preValidation: async (request) => {
           checkOrigin(request);
-          requireUser(request);
+          const user = requireUser(request);
           parse(wsQuerySchema, request.query);
+          // Counted with the student's sockets on every instance, in one transaction (a burst of upgrades on
+          // several instances cannot slip past); the place is freed when the connection ends, however it ends.
+          const place = await presence.admit(user.id, socketLimit);
+          admitted.set(request.raw, place);
+          if (place) {
+            request.raw.socket.once('close', () => {
+              presence.release(place).catch((err: unknown) => ctx.log.warn({ err }, 'realtime: freeing a place'));
+            });
+          }
         },
       },
       async (ws, request) => {
         const user = requireUser(request);
-        const open = openByUser.get(user.id) ?? 0;
-        if (open >= socketLimit) {
-          // Counted and refused in one turn of the event loop, so a burst of upgrades cannot slip past.
+        if (!admitted.get(request.raw)) {
           const refusal = quotaExceeded({ what: MSG.quota.sockets, when: MSG.quota.closeTabs }, socketLimit);
           ws.send(JSON.stringify(errorFrame(refusal)));
           ws.close(WS_CLOSE_QUOTA, closeReason(refusal.message));
           return;
         }
-        openByUser.set(user.id, open + 1);
-        ws.on('close', () => {
-          const left = (openByUser.get(user.id) ?? 1) - 1;
-          if (left > 0) openByUser.set(user.id, left);
-          else openByUser.delete(user.id);
-        });
         // Frames written in one turn of the event loop (a batch's messages, the unread count, the ack) leave in
         // one system call: the socket is corked at the first and uncorked once the turn is over.
         const socket = (ws as unknown as { _socket?: Duplex })._socket;
