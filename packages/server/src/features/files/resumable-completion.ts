@@ -54,6 +54,7 @@ export function createCompletion(
     );
     renewal.unref();
     let copy: { file: string; release(): Promise<void> } | undefined;
+    const started = Date.now();
     try {
       copy = await store.backend.localCopy(row.id, scratchDir);
       const meta = row.metadata;
@@ -69,6 +70,7 @@ export function createCompletion(
         { file: copy.file, size: row.size },
       );
       await markStored(ctx.db, row.id, file);
+      ctx.log.info({ upload: row.id, path: file.path, ms: Date.now() - started }, 'resumable upload stored');
       await store.backend
         .discard(row.id)
         .catch((err: unknown) => ctx.log.warn({ err, upload: row.id }, 'dropping stored upload bytes failed'));
