@@ -73,9 +73,13 @@ async function watchCsp(context: BrowserContext): Promise<void> {
   });
 }
 
-/** A page in its own context (own cookies; axe needs pages made this way), watched for CSP violations. */
+/**
+ * A page in its own context (own cookies; axe needs pages made this way), watched for CSP violations. Service
+ * workers are blocked unless asked for (`serviceWorkers: 'allow'`, pwa.e2e.ts): requests a service worker answers
+ * from its cache would slip past `page.route()`, which many journeys use to hold or fail a request.
+ */
 export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ serviceWorkers: 'block', ...options });
   await watchCsp(context);
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => {}));

@@ -25,6 +25,9 @@ export async function installSpa(app: FastifyInstance, webDist: string | undefin
       wildcard: false,
       index: false,
       allowedPath: (pathName) => pathName !== '/index.html',
+      // Ours alone (send's own `public, max-age=0` would replace it): hashed assets forever, the rest — the
+      // service worker /sw.js above all, so that updates are found — checked on every use.
+      cacheControl: false,
       setHeaders(res, file) {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
