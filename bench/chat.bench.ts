@@ -23,7 +23,7 @@
 //   npm run bench chat                                   (everything, ~15–20 min)
 //   BENCH_RUNS=pg BENCH_STEP_SECONDS=5 npm run bench chat (one leg, short steps)
 // Env: BENCH_USERS (1000), BENCH_RATES (250,500,1000,1500,2000,2500,3000,3500,4000), BENCH_P99_LIMIT (50),
-//      BENCH_CROWD (10000), BENCH_CROWD_SENDERS (1000), BENCH_CROWD_RATE (500),
+//      BENCH_CROWD (10000), BENCH_CROWD_SENDERS (1000), BENCH_CROWD_RATE (500), BENCH_CROWD_IDLE_SECONDS (20),
 //      BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
 //      BENCH_SERVER_NODE_ARGS (extra node flags for our servers, e.g. --cpu-prof).
 // Helpers in bench/chat/: load.ts (population, steps, ramp), ours.ts (echo and our server), ejabberd.ts,
@@ -43,7 +43,7 @@ import {
   type Target,
 } from './chat/load.ts';
 import { echoTarget, rssOf, serverTarget } from './chat/ours.ts';
-import { withDatabase } from './chat/util.ts';
+import { procStats, sleep, withDatabase } from './chat/util.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const MODE = process.env.BENCH_MODE ?? 'ramp';
@@ -61,6 +61,7 @@ const RATE_PGLITE = num('BENCH_RATE_PGLITE', 200);
 const CROWD = num('BENCH_CROWD', 10_000);
 const CROWD_SENDERS = num('BENCH_CROWD_SENDERS', 1000);
 const CROWD_RATE = num('BENCH_CROWD_RATE', 500);
+const CROWD_IDLE_SECONDS = num('BENCH_CROWD_IDLE_SECONDS', 20);
 
 if (MODE !== 'ramp' && MODE !== 'fixed') throw new Error(`BENCH_MODE must be ramp or fixed, not ${MODE}`);
 
@@ -70,7 +71,7 @@ interface Run {
   steps: StepResult[];
   ramp?: RampResult;
   /** The crowd run: memory before and after its sockets connected. */
-  crowd?: { sockets: number; idleMb: number; connectedMb: number };
+  crowd?: { sockets: number; idleMb: number; connectedMb: number; idleCpu: number };
   skipped?: string;
 }
 
@@ -98,6 +99,8 @@ async function drive(run: Run, target: Target, fixedRate: number, convs = talker
   }
 }
 
+const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + procStats(pid).cpu, 0);
+
 async function crowdRun(): Promise<Run> {
   const run: Run = { name: `${CROWD.toLocaleString('en')} students, PostgreSQL`, ours: true, steps: [] };
   const pop = population(CROWD, GROUPS);
@@ -110,12 +113,18 @@ async function crowdRun(): Promise<Run> {
       idleFrom: CROWD_SENDERS,
       beforeSockets: (pids) => (idleMb = rssOf(pids)),
     });
-    run.crowd = { sockets: CROWD, idleMb, connectedMb: rssOf(target.pids) };
-    console.log(
-      `  ${run.name}: server RSS ${fmt(idleMb, 0)} MB before the sockets, ${fmt(run.crowd.connectedMb, 0)} MB with ` +
-        `${CROWD} open (${fmt(((run.crowd.connectedMb - idleMb) * 1024) / CROWD)} KB per socket)`,
-    );
+    const connectedMb = rssOf(target.pids);
     try {
+      // What the open sockets cost when nobody writes: heartbeats (one ping per socket per 20 s).
+      const cpu0 = cpuOf(target.pids);
+      await sleep(CROWD_IDLE_SECONDS * 1000);
+      const idleCpu = (cpuOf(target.pids) - cpu0) / CROWD_IDLE_SECONDS;
+      run.crowd = { sockets: CROWD, idleMb, connectedMb, idleCpu };
+      console.log(
+        `  ${run.name}: server RSS ${fmt(idleMb, 0)} MB before the sockets, ${fmt(connectedMb, 0)} MB with ` +
+          `${CROWD} open (${fmt(((connectedMb - idleMb) * 1024) / CROWD)} KB per socket); ` +
+          `CPU ${fmt(idleCpu * 100)}% with all of them idle for ${CROWD_IDLE_SECONDS} s`,
+      );
       const driver = new Driver(target, talkers(pop, CROWD_SENDERS));
       const s = await driver.step(CROWD_RATE, MODE === 'ramp' ? STEP_SECONDS : SECONDS, DRAIN_MS, P99_LIMIT);
       console.log(describeStep(run.name, s));
@@ -250,11 +259,11 @@ function report(runs: Run[]) {
   );
   for (const r of runs) {
     if (!r.crowd) continue;
-    const { sockets, idleMb, connectedMb } = r.crowd;
+    const { sockets, idleMb, connectedMb, idleCpu } = r.crowd;
     console.log(
       `${r.name}: ${CROWD_SENDERS} sending at ${CROWD_RATE} msg/s, the rest idle and subscribed; server RSS ` +
         `${fmt(idleMb, 0)} MB before the sockets, ${fmt(connectedMb, 0)} MB with ${sockets} open ` +
-        `(${fmt(((connectedMb - idleMb) * 1024) / sockets)} KB per socket), ` +
+        `(${fmt(((connectedMb - idleMb) * 1024) / sockets)} KB per socket), CPU ${fmt(idleCpu * 100)}% while all idle, ` +
         `${fmt(Math.max(...r.steps.map((s) => s.rssMb)), 0)} MB at most under load.`,
     );
   }

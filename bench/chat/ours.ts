@@ -11,8 +11,15 @@ import { conversationTopic } from '../../packages/shared/src/realtime.ts';
 import type { Handlers, Population, Target } from './load.ts';
 import { freePort, onCleanup, procStats, root, sleep, spawnLogged, stopChild } from './util.ts';
 
-/** Opens sockets in batches so the server is not flooded with handshakes. */
-async function openAll(urls: string[], headers: (i: number) => Record<string, string>): Promise<WebSocket[]> {
+/**
+ * Opens sockets in batches so the server is not flooded with handshakes; each hears its frames from the start
+ * (pings come while the others are still connecting, and a socket that leaves one unanswered is dropped).
+ */
+async function openAll(
+  urls: string[],
+  headers: (i: number) => Record<string, string>,
+  onMessage: (i: number, text: string, ws: WebSocket) => void,
+): Promise<WebSocket[]> {
   const sockets: WebSocket[] = new Array(urls.length);
   for (let i = 0; i < urls.length; i += 50) {
     await Promise.all(
@@ -20,6 +27,7 @@ async function openAll(urls: string[], headers: (i: number) => Record<string, st
         (url, j) =>
           new Promise<void>((resolve, reject) => {
             const ws = new WebSocket(url, { headers: headers(i + j) });
+            ws.on('message', (raw) => onMessage(i + j, raw.toString(), ws));
             ws.once('open', () => resolve());
             ws.once('error', reject);
             sockets[i + j] = ws;
@@ -49,12 +57,12 @@ export async function echoTarget(pop: Population): Promise<Target> {
   for (const deadline = Date.now() + 30_000; !logs.join('').includes('listening'); await sleep(50)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`echo server: ${logs.join('')}`);
   }
+  let handlers: Handlers | undefined;
   const sockets = await openAll(
     Array.from({ length: pop.users }, (_, i) => `ws://127.0.0.1:${port}/?id=${i}`),
     () => ({}),
+    (i, text) => handlers?.delivered(i, text),
   );
-  let handlers: Handlers | undefined;
-  sockets.forEach((ws, i) => ws.on('message', (raw) => handlers?.delivered(i, raw.toString())));
   return {
     name: 'bare ws echo',
     pids: [child.pid!],
@@ -128,30 +136,28 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
     }
     const pids = servers.map((s) => s.child.pid!);
     opts.beforeSockets?.(pids);
+    let handlers: Handlers | undefined;
+    let subscribed = 0;
+    const onMessage = (i: number, text: string, ws: WebSocket) => {
+      if (text.startsWith('{"type":"event","event":{"type":"message.created"')) {
+        handlers?.delivered(i, (JSON.parse(text) as { event: { message: { id: string } } }).event.message.id);
+      } else if (text.startsWith('{"type":"ack"')) {
+        handlers?.acked((JSON.parse(text) as { ref: string }).ref);
+      } else if (text.startsWith('{"type":"error"')) {
+        handlers?.failed((JSON.parse(text) as { ref?: string }).ref, text);
+      } else if (text.startsWith('{"type":"subscribed"')) {
+        subscribed++;
+      } else if (text === '{"type":"ping"}') {
+        // As the web client does: the answer keeps the socket alive.
+        ws.send('{"op":"pong"}');
+      }
+    };
     sockets.push(
       ...(await openAll(
         seed.users.map((_, i) => `${servers[i % instances]!.url.replace('http', 'ws')}/api/ws`),
         (i) => ({ cookie: `sb_session=${seed.users[i]!.token}` }),
+        onMessage,
       )),
-    );
-    let handlers: Handlers | undefined;
-    let subscribed = 0;
-    sockets.forEach((ws, i) =>
-      ws.on('message', (raw) => {
-        const text = raw.toString();
-        if (text.startsWith('{"type":"event","event":{"type":"message.created"')) {
-          handlers?.delivered(i, (JSON.parse(text) as { event: { message: { id: string } } }).event.message.id);
-        } else if (text.startsWith('{"type":"ack"')) {
-          handlers?.acked((JSON.parse(text) as { ref: string }).ref);
-        } else if (text.startsWith('{"type":"error"')) {
-          handlers?.failed((JSON.parse(text) as { ref?: string }).ref, text);
-        } else if (text.startsWith('{"type":"subscribed"')) {
-          subscribed++;
-        } else if (text === '{"type":"ping"}') {
-          // As the web client does: the answer keeps the socket alive.
-          ws.send('{"op":"pong"}');
-        }
-      }),
     );
     if (opts.idleFrom !== undefined) {
       // Idle students still listen to their open chat (typing, read marks), as the web client does.
