@@ -295,7 +295,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
     expect(twice.filter((r) => r.status === 204).length).toBeLessThanOrEqual(1);
     // Where to go on, asked of yet another instance.
     let offset = await head(url);
-    expect(offset === CHUNK || offset === 2 * CHUNK).toBe(true);
+    // All of the chunk, or (one write was cut short to hand the lock over) part of it: never more, never less.
+    expect(offset).toBeGreaterThanOrEqual(CHUNK);
+    expect(offset).toBeLessThanOrEqual(2 * CHUNK);
     let last: Response | undefined;
     while (offset < data.length) {
       last = await patch(url, offset, data.subarray(offset, offset + CHUNK));
@@ -360,7 +362,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
         const doc = (await (await api(`/api/documents/${document.id}`, { as: 'ada' })).json()) as DocumentDetailDto;
         return doc.status === 'done' || doc.status === 'failed' ? doc : undefined;
       },
-      45_000,
+      60_000,
     );
     expect(done.status).toBe('done');
 
@@ -375,5 +377,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
     expect(workedOn.filter((lines) => lines.length > 0)).toHaveLength(1);
     const finished = workedOn.flat().filter((l) => l.msg === 'job finished');
     expect(finished).toHaveLength(1);
-  }, 60_000);
+  }, 90_000);
 });
