@@ -39,11 +39,4 @@ export type PushSettings = z.infer<typeof pushSettingsSchema>;
 export const groupMuteSchema = z.object({ muted: z.boolean() });
 export const groupIdParamSchema = z.object({ id: z.string().min(1).max(200) });
 
-export const pushKeySchema = z.object({ publicKey: z.string() });
-export type PushKey = z.infer<typeof pushKeySchema>;
-
-/** GET /api/push/settings: the switches, the groups muted, and whether this browser's subscription is known. */
-export const pushSettingsViewSchema = pushSettingsSchema.extend({ mutedGroups: z.array(z.string()) });
-export type PushSettingsView = z.infer<typeof pushSettingsViewSchema>;
-
-export const pushOkSchema = z.object({ ok: z.literal(true) });
+export type { PushKey, PushSettingsView } from './push-responses.ts';

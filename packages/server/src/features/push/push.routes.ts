@@ -3,14 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   groupIdParamSchema,
   groupMuteSchema,
-  pushKeySchema,
-  pushOkSchema,
   pushSettingsSchema,
-  pushSettingsViewSchema,
   pushSubscriptionSchema,
   pushUnsubscribeSchema,
 } from '@studybuddy/shared/push';
 import { PUSH_API } from '@studybuddy/shared/push-api';
+import { pushKeySchema, pushOkSchema, pushSettingsViewSchema } from '@studybuddy/shared/push-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../auth/session.ts';

@@ -34,7 +34,7 @@ describe('Web Push notices', () => {
     await service?.close();
   });
 
-  const inject = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+  const inject = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie: user.cookie }, ...(payload === undefined ? {} : { payload }) });
 
   /** Subscribes a new "browser" of this student; returns its keys and endpoint path. */
