@@ -28,6 +28,7 @@ const TUS = { 'Tus-Resumable': '1.0.0' };
 const MB = 1024 * 1024;
 const PASSWORD = 'password123';
 const SOCKET_QUOTA = 2;
+const OPEN_UPLOADS = 3;
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('base64');
 const tusMetadata = (m: Record<string, string>) =>
   Object.entries(m)
@@ -111,6 +112,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
       SECRET_KEY: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'info',
       QUOTA_SOCKETS: String(SOCKET_QUOTA),
+      QUOTA_OPEN_UPLOADS: String(OPEN_UPLOADS),
     };
     // All three at once on the empty database: they must not race over its migrations.
     const started = Date.now();
@@ -263,10 +265,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
     await Promise.all([...open, again].map((c) => c.close()));
   });
 
-  const create = (size: number, meta: Record<string, string>) =>
+  const create = (size: number, meta: Record<string, string>, as: keyof typeof cookies = 'ada') =>
     api('/api/resumable', {
       method: 'POST',
-      as: 'ada',
+      as,
       headers: { ...TUS, 'Upload-Length': String(size), 'Upload-Metadata': tusMetadata(meta) },
     });
   const patch = (url: string, offset: number, body: Buffer) =>
@@ -278,6 +280,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
     });
   const head = async (url: string) =>
     Number((await api(url, { method: 'HEAD', as: 'ada', headers: TUS })).headers.get('upload-offset'));
+
+  it('counts a student’s unfinished uploads on all instances together (QUOTA_OPEN_UPLOADS)', async () => {
+    const from = proxy.routed.length;
+    const meta = { target: 'course-document', courseId: 'seed-0', filename: 'draft.pdf' };
+    const tries = await Promise.all(Array.from({ length: OPEN_UPLOADS + 1 }, () => create(1000, meta, 'bob')));
+    expect(new Set(backendsOf(from, '/api/resumable', 'POST')).size).toBe(3);
+    expect(tries.map((r) => r.status).sort()).toEqual([...Array<number>(OPEN_UPLOADS).fill(201), 429]);
+    for (const made of tries.filter((r) => r.status === 201)) {
+      const del = await api(made.headers.get('location')!, { method: 'DELETE', as: 'bob', headers: TUS });
+      expect(del.status).toBe(204);
+    }
+    expect((await create(1000, meta, 'bob')).status).toBe(201);
+  });
 
   it('uploads 12 MB with tus, each chunk on another instance, resumes through a third, and stores it once', async () => {
     const from = proxy.routed.length;
