@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import type { RealtimeEvent } from '@studybuddy/shared/realtime';
 import type { Envelope, EventBus } from './event-bus.ts';
@@ -49,6 +49,30 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     two.b.publish({ topics: ['user:x'], event: event(999) });
     await until(() => one.got.length === 301);
     expect(one.got.at(-1)).toEqual({ topics: ['user:x'], event: event(999) });
+  });
+
+  it('sends a burst in few statements, identical payloads included (one transaction would fold them)', async () => {
+    const one = await bus();
+    const two = await bus();
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      // 3 KB each: two fill a payload, so these four make two identical payloads (the first envelope goes out
+      // alone, at once; the rest queue behind it).
+      const same = { topics: ['user:1'], event: event(1, 'x'.repeat(3000)) };
+      const twins = [{ topics: ['user:0'], event: event(0) }, same, same, same, same];
+      for (const e of twins) one.b.publish(e);
+      await until(() => two.got.length >= twins.length);
+      const small = Array.from({ length: 300 }, (_, i) => ({ topics: [`user:${i}`], event: event(i) }));
+      for (const e of small) one.b.publish(e);
+      await until(() => two.got.length >= twins.length + small.length);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(two.got).toEqual([...twins, ...small]);
+      const notifies = query.mock.calls.filter(([q]) => typeof q === 'string' && q.includes('pg_notify'));
+      // The small ones alone fill 7 payloads; each burst went out in at most 3 statements.
+      expect(notifies.length).toBeLessThanOrEqual(6);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it('carries an envelope larger than a NOTIFY payload intact', async () => {
