@@ -77,6 +77,8 @@ export const documentHitSchema = z.object({
   /** The page's label (page, slide, sheet or section and its number). */
   label: z.string(),
   snippet: snippetSchema,
+  /** The first matched word's [start, end) in the page's text (the document panel highlights it), if any. */
+  match: z.tuple([z.number(), z.number()]).nullable(),
 });
 export type DocumentHit = z.infer<typeof documentHitSchema>;
 

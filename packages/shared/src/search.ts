@@ -32,20 +32,18 @@ const WORD_PART = /[\p{L}\p{M}\p{N}]/u;
  * combining marks that start with a letter or digit; anything else separates words. One pass, code point by
  * code point.
  */
-export function wordsOf(text: string): { word: string; index: number }[] {
-  const out: { word: string; index: number }[] = [];
+export function* wordsOf(text: string): Generator<{ word: string; index: number }> {
   let start = -1;
   let i = 0;
   for (const ch of text) {
     if (start >= 0 && !WORD_PART.test(ch)) {
-      out.push({ word: text.slice(start, i), index: start });
+      yield { word: text.slice(start, i), index: start };
       start = -1;
     }
     if (start < 0 && WORD_START.test(ch)) start = i;
     i += ch.length;
   }
-  if (start >= 0) out.push({ word: text.slice(start), index: start });
-  return out;
+  if (start >= 0) yield { word: text.slice(start), index: start };
 }
 
 export const SEARCH_KINDS = ['people', 'groups', 'messages', 'coursework', 'documents'] as const;
@@ -67,8 +65,12 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
  * `wordMaxChars` long. Empty when nothing searchable is left.
  */
 export function searchWords(q: string): string[] {
-  const words = wordsOf(q.normalize('NFC')).slice(0, SEARCH_LIMITS.wordsMax);
-  return words.map(({ word }) => [...word].slice(0, SEARCH_LIMITS.wordMaxChars).join(''));
+  const words: string[] = [];
+  for (const { word } of wordsOf(q.normalize('NFC'))) {
+    if (words.length === SEARCH_LIMITS.wordsMax) break;
+    words.push([...word].slice(0, SEARCH_LIMITS.wordMaxChars).join(''));
+  }
+  return words;
 }
 
 export type {
@@ -97,6 +99,12 @@ export const searchPaths = {
       ? `${ROUTES.friends}${query({ friend: hit.peerId ?? '', [MESSAGE_PARAM]: String(hit.cursor) })}`
       : `${ROUTES.groups}${query({ ...groupParams(hit.conversation.id, hit.groupKind), [MESSAGE_PARAM]: String(hit.cursor) })}`,
   coursework: (hit: Pick<CourseworkHit, 'id'>) => `${ROUTES.assignments}${query({ item: hit.id })}`,
-  document: (hit: Pick<DocumentHit, 'courseId' | 'documentId' | 'page'>) =>
-    `${ROUTES.courses}${query({ course: hit.courseId, doc: hit.documentId, page: String(hit.page) })}`,
+  /** The document's text at the page, its first matched word highlighted (`at=start-end`). */
+  document: (hit: Pick<DocumentHit, 'courseId' | 'documentId' | 'page' | 'match'>) =>
+    `${ROUTES.courses}${query({
+      course: hit.courseId,
+      doc: hit.documentId,
+      page: String(hit.page),
+      ...(hit.match ? { at: `${hit.match[0]}-${hit.match[1]}` } : {}),
+    })}`,
 };

@@ -37,8 +37,11 @@ export const tsquery = (q: TextQuery): SQL => sql`to_tsquery(${FTS_CONFIG}, ${q.
 /** The tsvector of a text, as the migration's indexes build it (compare with `@@ tsquery(q)`). */
 export const tsvector = (text: SQL): SQL => sql`to_tsvector(${FTS_CONFIG}, ${text})`;
 
-/** Ranges of the words of `text` that match a query word (the last as a prefix), and which query words matched. */
-function matchWords(text: string, q: TextQuery): { marks: [number, number][]; all: boolean } {
+/**
+ * Ranges of the words of `text` that match a query word (the last as a prefix), and whether every query word
+ * matched; with `first`, only the first matching word (the scan stops there).
+ */
+function matchWords(text: string, q: TextQuery, first = false): { marks: [number, number][]; all: boolean } {
   const wanted = q.words.map((w) => w.toLowerCase());
   const last = wanted.length - 1;
   const found = new Set<number>();
@@ -52,7 +55,9 @@ function matchWords(text: string, q: TextQuery): { marks: [number, number][]; al
         any = true;
       }
     });
-    if (any) marks.push([index, index + raw.length]);
+    if (!any) continue;
+    marks.push([index, index + raw.length]);
+    if (first) break;
   }
   return { marks, all: found.size === wanted.length };
 }
@@ -66,17 +71,22 @@ export function textMatch(text: string, q: TextQuery): Snippet | null {
   return all ? { text, marks, cutStart: false, cutEnd: false } : null;
 }
 
+/** The [start, end) of the first word of `text` that matches a query word, or null. */
+export function firstMatch(text: string, q: TextQuery): [number, number] | null {
+  return matchWords(text, q, true).marks[0] ?? null;
+}
+
 /** How far a passage reaches back before its first match, in characters. */
 const LEAD = 60;
 
 /**
  * A passage of at most `maxChars` of a text the database matched, around its first marked word, cut at spaces
- * (unless a word is longer than the passage), with its matches marked.
+ * (unless a word is longer than the passage), with its matches marked. Only the text up to the first match and
+ * the passage itself are read.
  */
 export function passage(text: string, q: TextQuery, maxChars = 200): Snippet {
-  const { marks } = matchWords(text, q);
-  if (text.length <= maxChars) return { text, marks, cutStart: false, cutEnd: false };
-  const first = marks[0]?.[0] ?? 0;
+  if (text.length <= maxChars) return { text, marks: matchWords(text, q).marks, cutStart: false, cutEnd: false };
+  const first = firstMatch(text, q)?.[0] ?? 0;
   let start = Math.max(0, Math.min(first - LEAD, text.length - maxChars));
   let end = Math.min(text.length, start + maxChars);
   const space = (i: number) => /\s/.test(text[i] ?? ' ');
@@ -84,12 +94,11 @@ export function passage(text: string, q: TextQuery, maxChars = 200): Snippet {
   for (let k = 0; start > 0 && !space(start - 1) && k < maxChars / 4; k++) start++;
   for (let k = 0; end < text.length && !space(end) && k < maxChars / 4; k++) end--;
   const shown = text.slice(start, end);
-  const lead = shown.length - shown.trimStart().length;
   const body = shown.trim();
-  const from = start + lead;
+  const from = start + (shown.length - shown.trimStart().length);
   return {
     text: body,
-    marks: marks.map(([a, b]): [number, number] => [a - from, b - from]).filter(([a, b]) => a >= 0 && b <= body.length),
+    marks: matchWords(body, q).marks,
     cutStart: from > text.length - text.trimStart().length,
     cutEnd: from + body.length < text.trimEnd().length,
   };

@@ -1,7 +1,7 @@
 import type { GroupHit } from '@studybuddy/shared/search';
 import type { AppContext } from '../../platform/context.ts';
 import { textMatch, tsquery, type TextQuery } from '../../platform/full-text.ts';
-import { groupNames, searchMemberGroups } from './group-search.repository.ts';
+import { memberGroupNames, searchMemberGroups } from './group-search.repository.ts';
 import { usableHotGroups } from './hot-group-access.service.ts';
 
 /** Hot groups searched beyond the limit, in case some turn out to be closed to the student (lost the course). */
@@ -24,5 +24,5 @@ export async function findGroups(ctx: AppContext, userId: string, q: TextQuery, 
     }));
 }
 
-/** Group names by id, for results that name their group (messages). */
-export const groupTitles = (ctx: AppContext, ids: string[]) => groupNames(ctx.db, [...new Set(ids)]);
+/** The names of the student's groups by id, for results that name their group (messages). */
+export const groupTitles = (ctx: AppContext, userId: string) => memberGroupNames(ctx.db, userId);

@@ -41,28 +41,36 @@ export async function searchPeople(
   );
   const columns = sql`p.user_id AS uid, p.name, p.profile_picture AS "profilePicture", p.major, p.year, p.lowercase_name`;
   const friends = friendIds.length
-    ? sql`(SELECT ${columns}, true AS friend FROM profiles p WHERE p.user_id IN (${ids}) AND ${words}
-        ORDER BY p.lowercase_name, p.user_id LIMIT ${limit}) UNION ALL`
-    : sql``;
+    ? sql`SELECT ${columns}, true AS friend FROM profiles p WHERE p.user_id IN (${ids}) AND ${words}`
+    : sql`SELECT ${columns}, true AS friend FROM profiles p WHERE false`;
   const notFriend = friendIds.length ? sql`AND p.user_id NOT IN (${ids})` : sql``;
+  // Materialised: the words are matched first (the GIN index on names), then ordered; ordering first would walk the
+  // college's names in order and compute each one's words until enough matched.
   return rows<PersonRow>(
     db,
-    sql`SELECT x.uid, x.name, x."profilePicture", x.major, x.year, x.friend
-      FROM (
-        ${friends}
-        (SELECT ${columns}, false AS friend FROM profiles p
-          WHERE p.college = ${viewer.college} AND ${COMPLETE} AND p.user_id <> ${viewer.id} ${notFriend} AND ${words}
-          ORDER BY p.lowercase_name, p.user_id LIMIT ${limit})
-      ) x
+    sql`WITH college AS MATERIALIZED (
+        SELECT ${columns}, false AS friend FROM profiles p
+        WHERE p.college = ${viewer.college} AND ${COMPLETE} AND p.user_id <> ${viewer.id} ${notFriend} AND ${words}
+      ), friends AS MATERIALIZED (${friends})
+      SELECT x.uid, x.name, x."profilePicture", x.major, x.year, x.friend
+      FROM (SELECT * FROM friends UNION ALL (SELECT * FROM college ORDER BY lowercase_name, uid LIMIT ${limit})) x
       ORDER BY x.friend DESC, x.lowercase_name, x.uid LIMIT ${limit}`,
   );
 }
 
-/** What the search needs to know of the one searching: their college and whether their profile is complete. */
+/** What the search needs to know of the one searching: college, courses, and whether their profile is complete. */
 export async function searcherFields(db: Db, userId: string) {
-  const [row] = await rows<{ college: string; name: string; major: string; year: string; picture: boolean }>(
+  const [row] = await rows<{
+    college: string;
+    courses: { id: string; name: string }[];
+    name: string;
+    major: string;
+    year: string;
+    picture: boolean;
+  }>(
     db,
-    sql`SELECT college, name, major, year, has_custom_profile_picture AS picture FROM profiles WHERE user_id = ${userId}`,
+    sql`SELECT college, courses, name, major, year, has_custom_profile_picture AS picture FROM profiles
+      WHERE user_id = ${userId}`,
   );
   return row;
 }

@@ -4,12 +4,18 @@ import type { Db } from '../../db/connect.ts';
 import { textMatch, type TextQuery } from '../../platform/full-text.ts';
 import { searcherFields, searchPeople } from './people-search.repository.ts';
 
-/** The student searching: their college, or null while their profile is incomplete (spec §6: no discovery yet). */
-export async function searcherCollege(db: Db, userId: string): Promise<string | null> {
+export interface Searcher {
+  college: string;
+  /** The courses of their profile (the Courses page's). */
+  courses: { id: string; name: string }[];
+}
+
+/** The student searching, or null while their profile is incomplete (spec §6: they discover nobody yet). */
+export async function findSearcher(db: Db, userId: string): Promise<Searcher | null> {
   const p = await searcherFields(db, userId);
-  const complete =
-    !!p && isProfileComplete({ ...p, year: p.year as OwnProfile['year'], hasCustomProfilePicture: p.picture });
-  return complete ? p.college : null;
+  if (!p) return null;
+  const complete = isProfileComplete({ ...p, year: p.year as OwnProfile['year'], hasCustomProfilePicture: p.picture });
+  return complete ? { college: p.college, courses: p.courses } : null;
 }
 
 /**

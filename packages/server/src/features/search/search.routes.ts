@@ -8,7 +8,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { searcherCollege } from '../profile/people-search.service.ts';
 import { search } from './search.service.ts';
 
 /** The one search box (issue 17): GET /api/search?q=…&limit=… */
@@ -38,11 +37,10 @@ export function searchRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
+        const results = await search(ctx, requireUser(request).id, request.query);
         // As for the social screens (spec §6): a student with an incomplete profile finds nobody yet.
-        const college = await searcherCollege(ctx.db, user.id);
-        if (college === null) throw new AppError(403, SOCIAL_ERRORS.profileIncomplete, MSG.profile.completeFirst);
-        return search(ctx, { id: user.id, college }, request.query);
+        if (!results) throw new AppError(403, SOCIAL_ERRORS.profileIncomplete, MSG.profile.completeFirst);
+        return results;
       },
     );
   };

@@ -8,37 +8,34 @@ import { findDocumentPages } from '../documents/page-search.service.ts';
 import { findGroups, groupTitles } from '../groups/group-search.service.ts';
 import { isHotGroupId } from '../groups/hot-group-access.service.ts';
 import { cachedCourseworkAndCourses } from '../lms/coursework.service.ts';
-import { findPeople } from '../profile/people-search.service.ts';
+import { findPeople, findSearcher } from '../profile/people-search.service.ts';
 import { friendsOf } from '../social/social.service.ts';
 
 /**
  * The one search box (issue 17): everything the student may see that has the words, each kind from the feature
- * that owns it and decides who may see it. Nothing here reads a table; the kinds are asked side by side.
+ * that owns it and decides who may see it. Nothing here reads a table. Two rounds of queries: who is searching
+ * (profile, friends, group names), then the five kinds side by side.
  */
-
-export interface Searcher {
-  id: string;
-  college: string;
-}
 
 const EMPTY: SearchResults = { people: [], groups: [], messages: [], coursework: [], documents: [] };
 
-export async function search(ctx: AppContext, me: Searcher, input: SearchQuery): Promise<SearchResults> {
+/** Null when the student's profile is incomplete (they may not search yet, as they may not use discovery). */
+export async function search(ctx: AppContext, userId: string, input: SearchQuery): Promise<SearchResults | null> {
+  const [me, friends, groupNames] = await Promise.all([
+    findSearcher(ctx.db, userId),
+    friendsOf(ctx.db, userId),
+    groupTitles(ctx, userId),
+  ]);
+  if (!me) return null;
   const q = textQuery(input.q);
   if (!q) return EMPTY;
-  const friends = await friendsOf(ctx.db, me.id);
+  const friendNames = new Map(friends.map((f) => [f.uid, f.name]));
   const [people, groups, messages, coursework, documents] = await Promise.all([
-    findPeople(
-      ctx.db,
-      me,
-      friends.map((f) => f.uid),
-      q,
-      input.limit,
-    ),
-    findGroups(ctx, me.id, q, input.limit),
-    findMessages(ctx, me.id, new Map(friends.map((f) => [f.uid, f.name])), q, input.limit),
-    findCoursework(ctx, me.id, q, input.limit),
-    findDocumentPages(ctx, me.id, q, input.limit),
+    findPeople(ctx.db, { id: userId, college: me.college }, [...friendNames.keys()], q, input.limit),
+    findGroups(ctx, userId, q, input.limit),
+    findMessages(ctx, userId, { friendNames, groupNames }, q, input.limit),
+    findCoursework(ctx, userId, q, input.limit),
+    findDocumentPages(ctx, userId, me.courses, q, input.limit),
   ]);
   return { people, groups, messages, coursework, documents };
 }
@@ -46,17 +43,15 @@ export async function search(ctx: AppContext, me: Searcher, input: SearchQuery):
 async function findMessages(
   ctx: AppContext,
   userId: string,
-  friendNames: Map<string, string>,
+  titles: { friendNames: Map<string, string>; groupNames: Map<string, string> },
   q: TextQuery,
   limit: number,
 ): Promise<MessageHit[]> {
   const found = await searchMessages(ctx, userId, tsquery(q), limit);
-  const groupIds = found.flatMap((m) => (m.conversation.kind === 'group' ? [m.conversation.id] : []));
-  const names = await groupTitles(ctx, groupIds);
   return found.map((message) => {
     const { conversation } = message;
     const peerId = conversation.kind === 'chat' ? peerOf(conversation.id, userId) : null;
-    const title = peerId ? friendNames.get(peerId) : names.get(conversation.id);
+    const title = peerId ? titles.friendNames.get(peerId) : titles.groupNames.get(conversation.id);
     return {
       id: message.id,
       cursor: message.cursor,

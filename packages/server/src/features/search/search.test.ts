@@ -244,7 +244,9 @@ describe('one search box', () => {
     });
     expect(documents[0]!.snippet).toMatchObject({ cutStart: true, cutEnd: true });
     expect(marked(documents[0]!.snippet)).toEqual(['polynomials']);
-    expect(searchPaths.document(documents[0]!)).toBe(`/courses?course=seed-0&doc=${docId}&page=2`);
+    const at = documents[0]!.match!;
+    expect(long.slice(at[0], at[1])).toBe('polynomials');
+    expect(searchPaths.document(documents[0]!)).toBe(`/courses?course=seed-0&doc=${docId}&page=2&at=${at[0]}-${at[1]}`);
     // Another student's documents are never theirs to find.
     expect((await results(carol, 'polynomials')).documents).toEqual([]);
   });
