@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Text } from '@mantine/core';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import type { ConversationRef, UnreadCounts } from '@studybuddy/shared/chat';
+import { peerOf, type ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, REALTIME_TIMING } from '@studybuddy/shared/realtime';
 import { useRealtimeEvent, useRealtimeTopic } from '../../lib/realtime.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { conversationsApi, conversationKeys, type HistoryParam } from './conversations-api.ts';
 import { Composer } from './composer.tsx';
+import { applyChatUnread } from './live-handlers.ts';
 import { markOpen } from './message-cache.ts';
 import { MessageList } from './message-list.tsx';
 import { outbox, useOutbox } from './outbox.ts';
@@ -87,13 +88,10 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
       if (document.visibilityState !== 'visible' || marked.current >= newestOther) return;
       marked.current = newestOther;
       conversationsApi.markRead({ kind, id }).then(
-        () => {
-          if (kind !== 'chat') return;
-          client.setQueryData<UnreadCounts>(conversationKeys.unread, (d) => {
-            if (!d) return d;
-            const byFriend = Object.fromEntries(Object.entries(d.byFriend).filter(([f]) => !id.split('_').includes(f)));
-            return { total: Object.values(byFriend).reduce((a, b) => a + b, 0), byFriend };
-          });
+        ({ unread }) => {
+          // The server's count (its unread.changed says the same; this also holds while the socket is down).
+          const friendId = kind === 'chat' ? peerOf(id, me.id) : null;
+          if (friendId) applyChatUnread(client, id, friendId, unread);
         },
         () => {
           marked.current = -1;
@@ -103,7 +101,7 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
     read();
     document.addEventListener('visibilitychange', read);
     return () => document.removeEventListener('visibilitychange', read);
-  }, [client, history.data, kind, id, newestOther]);
+  }, [client, history.data, kind, id, me.id, newestOther]);
 
   const confirmed = history.data ? [...history.data.pages].reverse().flatMap((p) => p.messages) : [];
   const known = new Set(confirmed.map((m) => m.id));

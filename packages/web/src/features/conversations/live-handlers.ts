@@ -1,5 +1,6 @@
 import type { ChatInfo, ChatList, UnreadCounts } from '@studybuddy/shared/chat';
 import { previewOf } from '@studybuddy/shared/chat';
+import type { QueryClient } from '@tanstack/react-query';
 import { realtime, type LiveHandlers } from '../../lib/realtime.ts';
 import { toast } from '../../ui/toast.ts';
 import { conversationKeys } from './conversations-api.ts';
@@ -7,6 +8,20 @@ import { insertMessage } from './message-cache.ts';
 import { outbox } from './outbox.ts';
 
 const sum = (byFriend: Record<string, number>) => Object.values(byFriend).reduce((a, b) => a + b, 0);
+
+/** The server's unread count of one chat, into the friends' counts and the chat list. */
+export function applyChatUnread(client: QueryClient, chatId: string, friendId: string, count: number): void {
+  client.setQueryData<UnreadCounts>(conversationKeys.unread, (d) => {
+    if (!d) return d;
+    const byFriend = { ...d.byFriend };
+    if (count > 0) byFriend[friendId] = count;
+    else delete byFriend[friendId];
+    return { total: sum(byFriend), byFriend };
+  });
+  client.setQueryData<ChatList>(conversationKeys.list, (d) =>
+    d ? { chats: d.chats.map((c) => (c.chatId === chatId ? { ...c, unread: count } : c)) } : d,
+  );
+}
 
 /**
  * Messaging on the tab's real-time channel: new messages go into the loaded histories and the chat list, the
@@ -40,18 +55,7 @@ export const conversationsLive: LiveHandlers = ({ client, me }) => {
     }),
 
     realtime.on('unread.changed', (e) => {
-      if (e.conversation.kind !== 'chat' || !e.friendId) return;
-      const friendId = e.friendId;
-      client.setQueryData<UnreadCounts>(conversationKeys.unread, (d) => {
-        if (!d) return d;
-        const byFriend = { ...d.byFriend };
-        if (e.count > 0) byFriend[friendId] = e.count;
-        else delete byFriend[friendId];
-        return { total: sum(byFriend), byFriend };
-      });
-      client.setQueryData<ChatList>(conversationKeys.list, (d) =>
-        d ? { chats: d.chats.map((c) => (c.chatId === e.conversation.id ? { ...c, unread: e.count } : c)) } : d,
-      );
+      if (e.conversation.kind === 'chat' && e.friendId) applyChatUnread(client, e.conversation.id, e.friendId, e.count);
     }),
 
     realtime.on('chat.updated', (e) => {
