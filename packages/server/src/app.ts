@@ -30,12 +30,12 @@ import { filesFeature } from './features/files/files.feature.ts';
 import { profileRoutes } from './features/profile/profile.routes.ts';
 import { socialFeature } from './features/social/social.feature.ts';
 import { chatRoutes } from './features/chat/chat.routes.ts';
-import { groupsRoutes } from './features/groups/groups.routes.ts';
+import { groupsFeature } from './features/groups/groups.feature.ts';
 import { lmsRoutes } from './features/lms/lms.routes.ts';
 import { documentsRoutes } from './features/documents/documents.routes.ts';
 import { calendarRoutes } from './features/calendar/calendar.routes.ts';
 import { searchRoutes } from './features/search/search.routes.ts';
-import { pushRoutes } from './features/push/push.routes.ts';
+import { pushFeature } from './features/push/push.feature.ts';
 
 export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
@@ -116,12 +116,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(profileRoutes(ctx));
   await app.register(socialFeature(ctx));
   await app.register(chatRoutes(ctx));
-  await app.register(groupsRoutes(ctx));
+  await app.register(groupsFeature(ctx));
   await app.register(lmsRoutes(ctx));
   await app.register(documentsRoutes(ctx));
   await app.register(calendarRoutes(ctx));
   await app.register(searchRoutes(ctx));
-  await app.register(pushRoutes(ctx));
+  await app.register(pushFeature(ctx));
 
   await installSpa(app, config.webDist, config.publicUrl);
   return Object.assign(app, { ctx }) as App;

@@ -19,7 +19,7 @@ async function main() {
   const canvas = config.demo ? await startDemoCanvas(config) : undefined;
   const calendar = config.demo ? await startDemoCalendar(config) : undefined;
   const app = await buildApp(config);
-  if (config.demo) await seedDemo(app.ctx.db, app.log);
+  if (config.demo) await seedDemo(app.ctx, app.log);
   if (canvas) console.log(`  Demo Canvas at ${canvas.url}; token for "Connect Canvas": ${canvas.token}\n`);
   if (calendar) console.log(`  Demo Google Calendar at ${calendar.url} (Coursework → Connect Google Calendar)\n`);
   const shutdown = createShutdown({ app, log: app.log, also: [() => canvas?.close(), () => calendar?.close()] });

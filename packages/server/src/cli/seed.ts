@@ -1,7 +1,7 @@
 // Seeds accounts into a data dir before the server starts (e2e tests): node --import tsx src/cli/seed.ts '<json>'
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
-import { seedFriendships, seedUser, type SeedUser } from '../db/seed-users.ts';
+import { seedFriendships, seedUser, type SeedUser } from '../demo/seed-users.ts';
 
 const users = JSON.parse(process.argv[2] ?? '[]') as SeedUser[];
 const config = loadConfig();

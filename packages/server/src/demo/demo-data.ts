@@ -1,4 +1,4 @@
-import type { SeedUser } from '../db/seed-users.ts';
+import type { SeedUser } from './seed-users.ts';
 
 export const DEMO_PASSWORD = 'studybuddy';
 

@@ -8,8 +8,8 @@ describe('demo data', () => {
   it('seeds every demo student once with a complete profile', async () => {
     const t = await createTestApp();
     try {
-      await seedDemo(t.app.ctx.db, t.app.log);
-      await seedDemo(t.app.ctx.db, t.app.log);
+      await seedDemo(t.app.ctx, t.app.log);
+      await seedDemo(t.app.ctx, t.app.log);
       const rows = await t.app.ctx.db.select().from(users);
       expect(rows.map((r) => r.email).sort()).toEqual(DEMO_USERS.map((u) => u.email).sort());
       const profileRows = await t.app.ctx.db.select().from(profiles);

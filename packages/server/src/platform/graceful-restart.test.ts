@@ -11,7 +11,7 @@ import type { DocumentDetailDto } from '@studybuddy/shared/documents-api';
 import { REALTIME_TIMING, WS_CLOSE_RESTART, type ServerFrame } from '@studybuddy/shared/realtime';
 import { openDatabase } from '../db/connect.ts';
 import { connections, documentPages, jobs, messages } from '../db/schema.ts';
-import { seedUser } from '../db/seed-users.ts';
+import { seedUser } from '../demo/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
 import { scannedPdf } from '../features/documents/test/fixtures.ts';
 import { formData } from '../features/documents/test/helpers.ts';

@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import type { ChatMessage } from '@studybuddy/shared/chat';
 import type { SessionUser } from './session.ts';
 import type { AccessRule } from './storage/access.ts';
 
@@ -14,7 +16,43 @@ export interface Registry {
   accountCleanups: AccountCleanup[];
   /** Who besides the user sees the user's profile, so their screens hear when it changes. */
   profileAudiences: ProfileAudience[];
+  /**
+   * Who may read and write the conversations of a kind the chat feature does not own (groups), by kind: the
+   * chat feature's conversation access asks it on every path (HTTP, socket, files, resync, the batch write).
+   */
+  conversationKinds: Map<string, ConversationKindRule>;
+  /** Told of every batch of new messages once it is committed and published (push notices). */
+  messageListeners: MessageListener[];
 }
+
+export interface ConversationKindRule {
+  /** Throws 403 (with the kind's own message) unless the user may read and write the conversation. */
+  authorize(userId: string, id: string): Promise<void>;
+  /**
+   * What a send needs beyond membership, which the batch write checks itself (hot groups: the course). Throws
+   * 403 when the user may not write.
+   */
+  beforeWrite(userId: string, id: string): Promise<void>;
+  /** Of conversations the user is a member of, those they may read now (a resync or a search filters with it). */
+  readable(userId: string, ids: string[]): Promise<Set<string>>;
+  /** Pieces of the statements that must do it in one go; the arguments are SQL expressions of the caller. */
+  sql: {
+    /** True when the user is a member of the conversation. */
+    isMember(id: SQL, userId: SQL): SQL<boolean>;
+    /** The members' ids, as an array. */
+    memberIds(id: SQL): SQL<string[] | null>;
+    /** A subquery of the ids of the user's conversations of this kind. */
+    idsOf(userId: SQL): SQL;
+    /**
+     * A data-modifying statement that moves each conversation's last message to the newest row of `latest`
+     * (columns conversation_id, cursor, created_at, sender_id, preview) unless it already shows a newer one.
+     */
+    recordLast(latest: SQL): SQL;
+  };
+}
+
+/** A batch of new messages and, for each, who besides the sender received it. */
+export type MessageListener = (written: { message: ChatMessage; recipients: string[] }[]) => void;
 
 /**
  * An upload target: a feature names where its uploads go and what they may be, then the generic upload
@@ -43,5 +81,12 @@ export type AccountCleanup = (userId: string) => Promise<void>;
 export type ProfileAudience = (userId: string) => Promise<string[]>;
 
 export function createRegistry(): Registry {
-  return { uploadTargets: new Map(), fileAccessRules: new Map(), accountCleanups: [], profileAudiences: [] };
+  return {
+    uploadTargets: new Map(),
+    fileAccessRules: new Map(),
+    accountCleanups: [],
+    profileAudiences: [],
+    conversationKinds: new Map(),
+    messageListeners: [],
+  };
 }

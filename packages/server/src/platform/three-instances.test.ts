@@ -10,7 +10,7 @@ import type { UploadedFile } from '@studybuddy/shared/files';
 import { WS_CLOSE_QUOTA, type ServerFrame } from '@studybuddy/shared/realtime';
 import { openDatabase, type Database } from '../db/connect.ts';
 import { connections, jobs, resumableUploads, storedFiles } from '../db/schema.ts';
-import { seedUser } from '../db/seed-users.ts';
+import { seedUser } from '../demo/seed-users.ts';
 import { textPdf } from '../features/documents/test/fixtures.ts';
 import { createS3Storage } from './storage/s3-storage.ts';
 import { startLocalS3, type LocalS3 } from './storage/s3-test-server.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { openDatabase } from '../db/connect.ts';
-import { seedFriendships, seedUser } from '../db/seed-users.ts';
+import { seedFriendships, seedUser } from '../demo/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
 import { pathologicalTexts, pngBomb } from './hostile-payloads.ts';
 import { probeHealth, spawnServer, type SpawnedServer } from './spawn-server.ts';

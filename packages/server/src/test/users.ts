@@ -1,5 +1,5 @@
 import type { App } from '../app.ts';
-import { seedUser, type SeedUser } from '../db/seed-users.ts';
+import { seedUser, type SeedUser } from '../demo/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
 
 export interface TestUser {

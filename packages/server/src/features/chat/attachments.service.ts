@@ -2,7 +2,6 @@ import { fileTypeFromBuffer } from 'file-type';
 import {
   CHAT_LIMITS,
   conversationFolder,
-  peerOf,
   type AttachmentKind,
   type AttachmentResult,
   type ConversationRef,
@@ -12,10 +11,9 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden } from '../../platform/errors.ts';
 import { registerAccessRule } from '../../platform/storage/access.ts';
-import type { SessionUser } from '../auth/session.ts';
+import type { SessionUser } from '../../platform/session.ts';
 import { registerUploadTarget, storeUpload } from '../files/files.service.ts';
-import { mayUseHotGroup } from '../groups/hot-group-access.service.ts';
-import * as repo from './conversation.repository.ts';
+import { mayAccess } from './conversation-access.ts';
 
 /**
  * Images and voice messages of chats and groups (spec §5, §7): stored under `chats/<chatId>/` or
@@ -34,13 +32,7 @@ function refOfParams(params: Record<string, string>): ConversationRef {
   return { kind, id };
 }
 
-async function isMember(ctx: AppContext, userId: string, ref: ConversationRef): Promise<boolean> {
-  if (ref.kind === 'chat') {
-    const peer = peerOf(ref.id, userId);
-    return !!peer && (await repo.areFriends(ctx.db, userId, peer));
-  }
-  return (await repo.isGroupMember(ctx.db, ref.id, userId)) && (await mayUseHotGroup(ctx.db, userId, ref.id));
-}
+const isMember = (ctx: AppContext, userId: string, ref: ConversationRef) => mayAccess(ctx, userId, ref);
 
 /** Registers the upload targets and the read rules of the two folders (once per app). */
 export function registerChatFiles(ctx: AppContext): void {

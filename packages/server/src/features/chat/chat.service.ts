@@ -3,12 +3,13 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import * as chatRepo from './chat.repository.ts';
 import * as repo from './conversation.repository.ts';
-import { authorize } from './messages.service.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import { accessSql, authorize } from './conversation-access.ts';
 
 /** One-to-one chats as the friends screen and the sidebar badge need them. */
 
 export async function listChats(ctx: AppContext, userId: string): Promise<ChatList> {
-  const rows = await chatRepo.chatsOf(ctx.db, userId);
+  const rows = await chatRepo.chatsOf(ctx.db, accessSql(ctx), userId);
   return {
     chats: rows.map((r) => ({
       chatId: r.chatId,
@@ -23,21 +24,22 @@ export async function listChats(ctx: AppContext, userId: string): Promise<ChatLi
 
 /** Unread messages per friend and in total; counted from the messages after each last read one. */
 export async function unreadCounts(ctx: AppContext, userId: string): Promise<UnreadCounts> {
-  const byFriend = await chatRepo.unreadByFriend(ctx.db, userId);
+  const byFriend = await chatRepo.unreadByFriend(ctx.db, accessSql(ctx), userId);
   let total = 0;
   for (const n of byFriend.values()) total += n;
   return { total, byFriend: Object.fromEntries(byFriend) };
 }
 
 export async function chatInfo(ctx: AppContext, userId: string, chatId: string): Promise<ChatInfo> {
-  const access = await authorize(ctx.db, userId, { kind: 'chat', id: chatId });
+  const access = await authorize(ctx, userId, { kind: 'chat', id: chatId });
   const friendId = access.peerId!;
-  const [row, friend, myLastRead, friendLastRead] = await Promise.all([
+  const [row, cards, myLastRead, friendLastRead] = await Promise.all([
     chatRepo.chatRow(ctx.db, chatId),
-    chatRepo.personSummary(ctx.db, friendId),
+    profiles.cards(ctx.db, [friendId]),
     repo.lastReadOf(ctx.db, userId, access.ref),
     repo.lastReadOf(ctx.db, friendId, access.ref),
   ]);
+  const friend = cards.get(friendId);
   return {
     chatId,
     friend: {

@@ -1,8 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import type { Db } from '../../db/connect.ts';
-import { chats, connections, groupMembers, messages, profiles, readState } from '../../db/schema.ts';
+import { chats, messages, readState } from '../../db/schema/chat.ts';
+import { sqlText } from '../../db/sql-text.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import { groupIdsOf, type AccessSql } from './conversation-access.ts';
 
 /** Only this module touches the message tables of both conversation kinds. */
 
@@ -23,29 +26,6 @@ export function toChatMessage(row: MessageRow): ChatMessage {
 
 const inConversation = (ref: ConversationRef) =>
   and(eq(messages.conversationKind, ref.kind), eq(messages.conversationId, ref.id));
-
-export async function areFriends(db: Db, a: string, b: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql<number>`1` })
-    .from(connections)
-    .where(and(eq(connections.userId, a), eq(connections.friendId, b)))
-    .limit(1);
-  return rows.length > 0;
-}
-
-export async function isGroupMember(db: Db, groupId: string, userId: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql<number>`1` })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
-    .limit(1);
-  return rows.length > 0;
-}
-
-export async function profileName(db: Db, userId: string): Promise<string> {
-  const [row] = await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.userId, userId)).limit(1);
-  return row?.name.trim() ?? '';
-}
 
 export async function findMessage(db: Db, id: string): Promise<MessageRow | undefined> {
   const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
@@ -94,27 +74,39 @@ export interface WrittenMessage {
   peerUnreadBefore: number;
 }
 
+/** The batch write as prepared once: its name (per text) and text. */
+export interface WriteBatchStatement {
+  name: string;
+  text: string;
+}
+
 /**
  * The batch write, one statement (atomic, one round trip) over a JSON array of messages ($1). Every lookup is a
  * per-row index probe (scalar subqueries, which the planner cannot turn into hashes over whole tables), so the
  * one plan prepared for it suits any batch size. Chats and groups are updated in id order, so two batches never
  * wait for each other in a circle. The statement's snapshot does not see the batch's own rows, hence
- * `peer_unread_before`.
+ * `peer_unread_before`. Who may write (friends, members), the sender's name and a group's members and last
+ * message are their owners' SQL (`access`, the profile), inlined once here.
  */
-const WRITE_BATCH_SQL = `
+export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
+  const col = (name: string) => sql.raw(name);
+  const senderName = sqlText(profiles.sql.name(col('i.sender')));
+  const chatAllowed = sqlText(access.chatAllowed(col('i.sender'), col('i.peer')));
+  const g = access.group;
+  const groupAllowed = g ? sqlText(g.isMember(col('i.conv'), col('i.sender'))) : 'false';
+  const groupMembers = g ? sqlText(g.memberIds(col('ins.conversation_id'))) : 'null::text[]';
+  const latestGroups = col(`select * from latest where conversation_kind = 'group' order by conversation_id`);
+  const recordGroups = g ? sqlText(g.recordLast(latestGroups)) : 'select 1';
+  const text = `
   with input as (
     select * from json_to_recordset($1::json) as x(ord int, id text, kind text, conv text, sender text,
       sender_name text, peer text, user_a text, user_b text, type text, content text, preview text)
   ),
   ins as (
     insert into messages (id, conversation_kind, conversation_id, sender_id, sender_name, type, content)
-    select i.id, i.kind, i.conv, i.sender,
-      coalesce(nullif(trim((select p.name from profiles p where p.user_id = i.sender)), ''), i.sender_name),
-      i.type, i.content
+    select i.id, i.kind, i.conv, i.sender, coalesce(nullif(trim(${senderName}), ''), i.sender_name), i.type, i.content
     from input i
-    where case when i.kind = 'chat'
-      then (select true from connections c where c.user_id = i.sender and c.friend_id = i.peer)
-      else (select true from group_members gm where gm.group_id = i.conv and gm.user_id = i.sender) end
+    where case when i.kind = 'chat' then ${chatAllowed} else ${groupAllowed} end
     order by i.ord
     on conflict (id) do nothing
     returning id, cursor, conversation_kind, conversation_id, sender_id, sender_name, type, content, created_at
@@ -134,24 +126,18 @@ const WRITE_BATCH_SQL = `
       last_updated = excluded.last_updated
     where chats.last_message_cursor < excluded.last_message_cursor
   ),
-  up_groups as (
-    update groups g set last_message = l.preview, last_message_time = l.created_at, last_message_sender = l.sender_id,
-      last_message_cursor = l.cursor, last_updated = l.created_at
-    from (select * from latest where conversation_kind = 'group' order by conversation_id) l
-    where g.id = l.conversation_id and g.last_message_cursor < l.cursor
-  )
+  up_groups as (${recordGroups})
   select ins.*,
-    case when ins.conversation_kind = 'group' then
-      (select array_agg(gm.user_id) from group_members gm where gm.group_id = ins.conversation_id) end as members,
+    case when ins.conversation_kind = 'group' then ${groupMembers} end as members,
     case when ins.conversation_kind = 'chat' then (select count(*) from messages o
       where o.conversation_kind = 'chat' and o.conversation_id = ins.conversation_id
         and o.sender_id is distinct from i.peer
         and o.cursor > coalesce((select r.last_read_cursor from read_state r where r.user_id = i.peer
           and r.conversation_kind = 'chat' and r.conversation_id = ins.conversation_id), 0)) end as peer_unread_before
   from ins join input i on i.id = ins.id`;
-
-/** The statement's name where it is prepared once per connection. */
-const WRITE_BATCH_NAME = 'chat_write_batch';
+  // Named by its text: a connection that prepared one text never gets another under the same name.
+  return { name: `chat_write_batch_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+}
 
 interface PgliteClient {
   exec(query: string): Promise<{ rows: unknown[] }[]>;
@@ -161,8 +147,8 @@ interface PgPool {
   query<T>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
 }
 
-/** PGlite's one session, where `chat_write_batch` has been prepared already. */
-const preparedIn = new WeakSet<object>();
+/** The statements prepared in PGlite's one session, by session. */
+const preparedIn = new WeakMap<object, Set<string>>();
 
 /**
  * Runs the batch write as a prepared statement (planned once, not per batch): node-postgres prepares named
@@ -170,20 +156,21 @@ const preparedIn = new WeakSet<object>();
  * with the JSON as a dollar-quoted literal (EXECUTE takes no bind parameters), over the simple protocol (one
  * call into PGlite instead of five).
  */
-async function runWriteBatch(db: Db, json: string): Promise<RawMessage[]> {
+async function runWriteBatch(db: Db, statement: WriteBatchStatement, json: string): Promise<RawMessage[]> {
   const client = (db as unknown as { $client: PgliteClient | PgPool }).$client;
-  if ('totalCount' in client) {
-    return (await client.query<RawMessage>({ name: WRITE_BATCH_NAME, text: WRITE_BATCH_SQL, values: [json] })).rows;
-  }
+  const { name, text } = statement;
+  if ('totalCount' in client) return (await client.query<RawMessage>({ name, text, values: [json] })).rows;
   const pglite = client as PgliteClient;
-  if (!preparedIn.has(pglite)) {
-    await pglite.exec(`prepare ${WRITE_BATCH_NAME} (text) as ${WRITE_BATCH_SQL}`);
-    preparedIn.add(pglite);
+  let prepared = preparedIn.get(pglite);
+  if (!prepared) preparedIn.set(pglite, (prepared = new Set()));
+  if (!prepared.has(name)) {
+    await pglite.exec(`prepare ${name} (text) as ${text}`);
+    prepared.add(name);
   }
   let tag: string;
   do tag = `$j${randomBytes(8).toString('hex')}$`;
   while (json.includes(tag));
-  const [result] = await pglite.exec(`execute ${WRITE_BATCH_NAME} (${tag}${json}${tag})`);
+  const [result] = await pglite.exec(`execute ${name} (${tag}${json}${tag})`);
   return (result?.rows ?? []) as RawMessage[];
 }
 
@@ -193,7 +180,11 @@ async function runWriteBatch(db: Db, json: string): Promise<RawMessage[]> {
  * last* fields to its newest message of the batch. Ids must be distinct. Returns the written ones by id; an id
  * missing was not written (taken already, or not allowed).
  */
-export async function insertMessages(db: Db, batch: MessageToWrite[]): Promise<Map<string, WrittenMessage>> {
+export async function insertMessages(
+  db: Db,
+  statement: WriteBatchStatement,
+  batch: MessageToWrite[],
+): Promise<Map<string, WrittenMessage>> {
   if (!batch.length) return new Map();
   const json = JSON.stringify(
     batch.map((m, ord) => {
@@ -214,7 +205,7 @@ export async function insertMessages(db: Db, batch: MessageToWrite[]): Promise<M
       };
     }),
   );
-  const rows = await runWriteBatch(db, json);
+  const rows = await runWriteBatch(db, statement, json);
   return new Map(
     rows.map((raw) => [
       raw.id,
@@ -378,14 +369,14 @@ export async function unreadCount(db: Db, userId: string, ref: ConversationRef):
 }
 
 /** Ids of the user's chats with current friends (a chat with someone no longer a friend is closed to both). */
-const memberChats = (userId: string) => sql`select ${chats.id} from ${chats} join ${connections}
-    on ${connections.userId} = ${userId}
-    and ${connections.friendId} = case when ${chats.userA} = ${userId} then ${chats.userB} else ${chats.userA} end
-    where ${chats.userA} = ${userId} or ${chats.userB} = ${userId}`;
+function memberChats(access: AccessSql, userId: string): SQL {
+  const peer = sql`case when ${chats.userA} = ${userId} then ${chats.userB} else ${chats.userA} end`;
+  return sql`select ${chats.id} from ${chats}
+    where (${chats.userA} = ${userId} or ${chats.userB} = ${userId}) and ${access.chatAllowed(sql`${userId}`, peer)}`;
+}
 
-/** Ids of the groups the user is a member of (a hot group also needs its course: hot-group-access.service.ts). */
-const memberGroups = (userId: string) =>
-  sql`select ${groupMembers.groupId} from ${groupMembers} where ${groupMembers.userId} = ${userId}`;
+/** Ids of the groups the user is a member of (a hot group also needs its course: the caller filters). */
+const memberGroups = (access: AccessSql, userId: string) => groupIdsOf(access, sql`${userId}`);
 
 /** How far back (in cursors) a resync looks for messages that committed out of order. */
 export const RESYNC_LOOKBACK = 2000;
@@ -399,14 +390,15 @@ export const RESYNC_LOOKBACK = 2000;
  */
 export async function messagesSince(
   db: Db,
+  access: AccessSql,
   userId: string,
   cursor: number,
   limit: number,
   lookBack: boolean,
 ): Promise<MessageRow[]> {
   const seenAt = sql`(select ${messages.createdAt} from ${messages} where ${messages.cursor} = ${cursor})`;
-  const myChats = memberChats(userId);
-  const myGroups = memberGroups(userId);
+  const myChats = memberChats(access, userId);
+  const myGroups = memberGroups(access, userId);
   return db
     .select()
     .from(messages)
@@ -473,22 +465,23 @@ export async function deleteConversation(db: Db, ref: ConversationRef): Promise<
  */
 export async function searchMessages(
   db: Db,
+  access: AccessSql,
   userId: string,
   query: SQL,
   limit: number,
   skipGroups: string[] = [],
 ): Promise<MessageRow[]> {
   const skip = skipGroups.length
-    ? sql`where g.group_id not in (${sql.join(
+    ? sql`where g.id not in (${sql.join(
         skipGroups.map((id) => sql`${id}`),
         sql`, `,
       )})`
     : sql``;
   const result = await db.execute(sql`
     with mine (kind, id) as (
-      select 'chat', c.id from (${memberChats(userId)}) c
+      select 'chat', c.id from (${memberChats(access, userId)}) c
       union all
-      select 'group', g.group_id from (${memberGroups(userId)}) g ${skip}
+      select 'group', g.id from (${memberGroups(access, userId)}) g(id) ${skip}
     )
     select m.* from mine cross join lateral (
       select m.id, m.cursor, m.conversation_kind, m.conversation_id, m.sender_id, m.sender_name, m.type,

@@ -14,9 +14,9 @@ import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
-import { isHotGroupId, leaveHotGroup, mayUseHotGroup, usableHotGroups } from '../groups/hot-group-access.service.ts';
-import { notifyNewMessages } from '../push/push.service.ts';
+import { profiles } from '../profile/profiles.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
+import { accessSql, authorize, checkBeforeWrite, readableGroups } from './conversation-access.ts';
 import { GroupCommit } from './group-commit.ts';
 import * as repo from './conversation.repository.ts';
 
@@ -24,34 +24,6 @@ import * as repo from './conversation.repository.ts';
  * Messages of every conversation kind: one-to-one chats (only friends) and groups (only members).
  * Other features (groups) call these functions; only conversation.repository.ts touches the tables.
  */
-
-export interface Access {
-  ref: ConversationRef;
-  /** The friend, in a one-to-one chat. */
-  peerId?: string;
-}
-
-/**
- * The user's access to a conversation, or 403: a chat needs the two to be friends, a group membership, and a
- * hot group also its course at its college (hot-group-access.service.ts).
- */
-export async function authorize(db: Db, userId: string, ref: ConversationRef): Promise<Access> {
-  if (ref.kind === 'chat') {
-    const peerId = peerOf(ref.id, userId);
-    if (!peerId || !(await repo.areFriends(db, userId, peerId))) throw forbidden(MSG.chat.notFriends);
-    return { ref, peerId };
-  }
-  if (!(await repo.isGroupMember(db, ref.id, userId))) throw forbidden(MSG.groups.notMember);
-  if (isHotGroupId(ref.id)) await assertHotGroupAccess(db, userId, ref.id);
-  return { ref };
-}
-
-async function assertHotGroupAccess(db: Db, userId: string, groupId: string): Promise<void> {
-  if (await mayUseHotGroup(db, userId, groupId)) return;
-  // A member who no longer holds the course (or joined before these rules) leaves: live events stop too.
-  await leaveHotGroup(db, groupId, userId);
-  throw forbidden(MSG.groups.notMember);
-}
 
 const idConflict = () => new AppError(409, 'conflict', MSG.chat.idConflict, 'id');
 
@@ -74,7 +46,9 @@ const writers = new WeakMap<AppContext, GroupCommit<repo.MessageToWrite, SendOut
 export function messageWriter(ctx: AppContext): GroupCommit<repo.MessageToWrite, SendOutcome> {
   let writer = writers.get(ctx);
   if (!writer) {
-    writer = new GroupCommit((batch) => writeBatch(ctx, batch), {
+    // Built once the features have registered their conversation kinds (the first send comes after start-up).
+    const statement = repo.writeBatchStatement(accessSql(ctx));
+    writer = new GroupCommit((batch) => writeBatch(ctx, statement, batch), {
       // PostgreSQL writes two batches side by side (never two of one conversation: its order stays); PGlite has
       // one connection.
       concurrency: ctx.database.kind === 'postgres' ? 2 : 1,
@@ -89,10 +63,14 @@ export function messageWriter(ctx: AppContext): GroupCommit<repo.MessageToWrite,
  * Writes a batch in one atomic statement, then publishes what it stored. The first message of an id is the
  * one written; a repeat of the id in the same batch answers like a retry.
  */
-async function writeBatch(ctx: AppContext, batch: repo.MessageToWrite[]): Promise<SendOutcome[]> {
+async function writeBatch(
+  ctx: AppContext,
+  statement: repo.WriteBatchStatement,
+  batch: repo.MessageToWrite[],
+): Promise<SendOutcome[]> {
   const firstOf = new Map<string, repo.MessageToWrite>();
   for (const m of batch) if (!firstOf.has(m.id)) firstOf.set(m.id, m);
-  const written = await repo.insertMessages(ctx.db, [...firstOf.values()]);
+  const written = await repo.insertMessages(ctx.db, statement, [...firstOf.values()]);
   // Committed: published at once, so nothing that fails from here on can keep the members from hearing it.
   const created = new Map<string, ChatMessage>();
   try {
@@ -148,8 +126,8 @@ function publishWritten(
   for (const { conversation, peerId, friendId, count } of unread.values()) {
     ctx.realtime.toUsers([peerId], { type: 'unread.changed', conversation, friendId, count });
   }
-  // Push notices for recipients with no visible tab; looked up and sent in the background.
-  notifyNewMessages(ctx, notices);
+  // Push notices (features/push) for recipients with no visible tab; sent in the background.
+  for (const listen of ctx.registry.messageListeners) listen(notices);
 }
 
 /** Lone surrogates become U+FFFD (as a text parameter stored them) and NUL, which PostgreSQL refuses, goes. */
@@ -177,8 +155,8 @@ export async function sendMessage(
   const content = input.type === 'text' ? cleanText(input.content).trim() : input.content;
   if (!content) throw new AppError(400, 'bad_request', MSG.chat.emptyMessage, 'content');
   const peerId = ref.kind === 'chat' ? (peerOf(ref.id, userId) ?? undefined) : undefined;
-  // The batch writer checks membership itself; the course of a hot group is checked here.
-  if (ref.kind === 'group' && isHotGroupId(ref.id)) await assertHotGroupAccess(ctx.db, userId, ref.id);
+  // The batch writer checks membership itself; anything more (a hot group's course) is checked here.
+  await checkBeforeWrite(ctx, userId, ref);
   let outcome: SendOutcome;
   if (ref.kind === 'chat' && !peerId) {
     // Not a chat of this user: nothing to write, but a retry of a stored id still gets its answer.
@@ -208,7 +186,7 @@ export async function history(
   ref: ConversationRef,
   q: HistoryQuery,
 ): Promise<MessagePage> {
-  await authorize(ctx.db, userId, ref);
+  await authorize(ctx, userId, ref);
   const page =
     q.around !== undefined
       ? await repo.messagePageAround(ctx.db, ref, q.around, q.limit)
@@ -232,17 +210,18 @@ export async function searchMessages(
   // and the search runs again (rare; each round leaves out at least one more group, so it ends).
   const skip: string[] = [];
   const checked = new Set<string>();
-  let found = await repo.searchMessages(ctx.db, userId, query, limit);
+  const access = accessSql(ctx);
+  let found = await repo.searchMessages(ctx.db, access, userId, query, limit);
   for (;;) {
     const groupIds = found.flatMap((row) => (row.conversationKind === 'group' ? [row.conversationId] : []));
-    const unchecked = [...new Set(groupIds.filter((id) => isHotGroupId(id) && !checked.has(id)))];
+    const unchecked = [...new Set(groupIds.filter((id) => !checked.has(id)))];
     if (!unchecked.length) break;
-    const usable = await usableHotGroups(ctx.db, userId, unchecked);
+    const usable = await readableGroups(ctx, userId, unchecked);
     for (const id of unchecked) checked.add(id);
     const unusable = unchecked.filter((id) => !usable.has(id));
     if (!unusable.length) break;
     skip.push(...unusable);
-    found = await repo.searchMessages(ctx.db, userId, query, limit, skip);
+    found = await repo.searchMessages(ctx.db, access, userId, query, limit, skip);
   }
   return found.map(repo.toChatMessage);
 }
@@ -257,7 +236,7 @@ export async function markRead(
   ref: ConversationRef,
   cursor?: number,
 ): Promise<{ lastRead: number; unread: number }> {
-  const access = await authorize(ctx.db, userId, ref);
+  const access = await authorize(ctx, userId, ref);
   const newest = await repo.newestCursorIn(ctx.db, ref);
   const before = await repo.lastReadOf(ctx.db, userId, ref);
   const lastRead = await repo.advanceLastRead(ctx.db, userId, ref, Math.min(cursor ?? newest, newest));
@@ -276,20 +255,13 @@ export async function markRead(
 /** What a reconnecting client missed after `cursor` (at most `max` messages, else `truncated`). */
 export async function since(ctx: AppContext, userId: string, cursor: number, max: number): Promise<SinceResult> {
   // Several connections commit out of cursor order on PostgreSQL; PGlite runs one transaction at a time.
-  const rows = await repo.messagesSince(ctx.db, userId, cursor, max + 1, ctx.database.kind === 'postgres');
+  const lookBack = ctx.database.kind === 'postgres';
+  const rows = await repo.messagesSince(ctx.db, accessSql(ctx), userId, cursor, max + 1, lookBack);
   if (rows.length > max) return { events: [], cursor: await repo.newestCursor(ctx.db), truncated: true };
-  // A member of a hot group who no longer holds its course is not sent its messages.
-  const hot = rows.filter((r) => r.conversationKind === 'group' && isHotGroupId(r.conversationId));
-  const usable = hot.length
-    ? await usableHotGroups(
-        ctx.db,
-        userId,
-        hot.map((r) => r.conversationId),
-      )
-    : new Set();
-  const shown = rows.filter(
-    (r) => r.conversationKind !== 'group' || !isHotGroupId(r.conversationId) || usable.has(r.conversationId),
-  );
+  // A member of a group they may no longer read (a hot group's course dropped) is not sent its messages.
+  const groupIds = [...new Set(rows.flatMap((r) => (r.conversationKind === 'group' ? [r.conversationId] : [])))];
+  const readable = await readableGroups(ctx, userId, groupIds);
+  const shown = rows.filter((r) => r.conversationKind !== 'group' || readable.has(r.conversationId));
   return {
     events: shown.map((row) => ({ type: 'message.created', message: repo.toChatMessage(row) })),
     cursor: rows.reduce((c, row) => Math.max(c, row.cursor), cursor),
@@ -305,7 +277,7 @@ export async function canListen(ctx: AppContext, userId: string, topic: string):
   if (!match) return false;
   const ref: ConversationRef = { kind: match[1] as ConversationRef['kind'], id: match[2]! };
   try {
-    await authorize(ctx.db, userId, ref);
+    await authorize(ctx, userId, ref);
     return conversationTopic(ref) === topic;
   } catch {
     return false;
@@ -314,8 +286,8 @@ export async function canListen(ctx: AppContext, userId: string, topic: string):
 
 /** A typing signal to whoever has the conversation open (members only). */
 export async function typing(ctx: AppContext, userId: string, ref: ConversationRef): Promise<void> {
-  await authorize(ctx.db, userId, ref);
-  const name = (await repo.profileName(ctx.db, userId)) || MSG.chat.anonymous;
+  await authorize(ctx, userId, ref);
+  const name = (await profiles.name(ctx.db, userId)) || MSG.chat.anonymous;
   ctx.realtime.publish([conversationTopic(ref)], { type: 'typing', conversation: ref, userId, name });
 }
 

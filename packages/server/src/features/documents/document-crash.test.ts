@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { DocumentDetailDto } from '@studybuddy/shared/documents-api';
 import { openDatabase } from '../../db/connect.ts';
 import { courseDocuments, documentPages, jobs } from '../../db/schema.ts';
-import { seedUser } from '../../db/seed-users.ts';
+import { seedUser } from '../../demo/seed-users.ts';
 import { createSession, SESSION_COOKIE } from '../auth/session.ts';
 import { scannedPdf } from './test/fixtures.ts';
 import { formData } from './test/helpers.ts';

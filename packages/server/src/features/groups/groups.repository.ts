@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { GroupKind } from '@studybuddy/shared/groups';
 import type { Db } from '../../db/connect.ts';
-import { connections, groupMembers, groups, profiles } from '../../db/schema.ts';
+import { groupMembers, groups } from '../../db/schema/groups.ts';
 
 /** Groups, hot groups and their members. */
 
@@ -26,19 +26,28 @@ export async function findGroup(db: Db, id: string): Promise<{ group: GroupRow; 
   return row;
 }
 
-/** Members with their names and pictures, in joining order. */
-export async function membersOf(db: Db, groupId: string) {
-  return db
-    .select({ id: groupMembers.userId, name: profiles.name, profilePicture: profiles.profilePicture })
+/** Member ids in joining order. */
+export async function membersInOrder(db: Db, groupId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: groupMembers.userId })
     .from(groupMembers)
-    .leftJoin(profiles, eq(profiles.userId, groupMembers.userId))
     .where(eq(groupMembers.groupId, groupId))
     .orderBy(asc(groupMembers.joinedAt), asc(groupMembers.userId));
+  return rows.map((r) => r.id);
 }
 
 export async function memberIds(db: Db, groupId: string): Promise<string[]> {
   const rows = await db.select({ id: groupMembers.userId }).from(groupMembers).where(eq(groupMembers.groupId, groupId));
   return rows.map((r) => r.id);
+}
+
+export async function isMember(db: Db, groupId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Locks the group's row until the transaction ends (membership changes of one group happen one at a time). */
@@ -87,22 +96,23 @@ export async function deleteGroup(db: Db, groupId: string): Promise<void> {
   await db.delete(groups).where(eq(groups.id, groupId));
 }
 
-/** Which of `ids` are friends of the user. */
-export async function friendsAmong(db: Db, userId: string, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  const rows = await db
-    .select({ id: connections.friendId })
-    .from(connections)
-    .where(and(eq(connections.userId, userId), inArray(connections.friendId, ids)));
-  return new Set(rows.map((r) => r.id));
-}
+/*
+ * A group's conversation, for the chat feature's statements that must do it in one go (the batch write, a
+ * resync, the search): the ids are SQL expressions of the caller's statement.
+ */
 
-/** The user's friends with names and pictures, by name. */
-export async function friendsOf(db: Db, userId: string) {
-  return db
-    .select({ id: connections.friendId, name: profiles.name, profilePicture: profiles.profilePicture })
-    .from(connections)
-    .innerJoin(profiles, eq(profiles.userId, connections.friendId))
-    .where(eq(connections.userId, userId))
-    .orderBy(asc(profiles.lowercaseName), asc(connections.friendId));
-}
+export const isMemberSql = (groupId: SQL, userId: SQL) =>
+  sql<boolean>`exists (select 1 from ${groupMembers} gm where gm.group_id = ${groupId} and gm.user_id = ${userId})`;
+
+export const memberIdsSql = (groupId: SQL) =>
+  sql<string[] | null>`(select array_agg(gm.user_id) from ${groupMembers} gm where gm.group_id = ${groupId})`;
+
+export const groupIdsOfSql = (userId: SQL) =>
+  sql`select gm.group_id from ${groupMembers} gm where gm.user_id = ${userId}`;
+
+/** Moves each group's last message to the newest of `latest`, unless the group already shows a newer one. */
+export const recordLastMessageSql = (latest: SQL) =>
+  sql`update ${groups} g set last_message = l.preview, last_message_time = l.created_at,
+      last_message_sender = l.sender_id, last_message_cursor = l.cursor, last_updated = l.created_at
+    from (${latest}) l
+    where g.id = l.conversation_id and g.last_message_cursor < l.cursor`;

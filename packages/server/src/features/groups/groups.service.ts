@@ -18,6 +18,8 @@ import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { deleteConversationMessages, unreadOfGroups } from '../chat/messages.service.ts';
+import { profiles } from '../profile/profiles.service.ts';
+import { friendships } from '../social/friendships.service.ts';
 import * as repo from './groups.repository.ts';
 import {
   hotGroupOpener,
@@ -33,7 +35,7 @@ import { withTransaction } from '../../db/transaction.ts';
 
 const inTx = <T>(ctx: AppContext, fn: (db: Db) => Promise<T>) => withTransaction(ctx.db, fn);
 
-const person = (p: { id: string; name: string | null; profilePicture: string | null }): PersonSummary => ({
+const person = (p: { id: string; name?: string | null; profilePicture?: string | null }): PersonSummary => ({
   id: p.id,
   name: p.name?.trim() || MSG.chat.anonymous,
   profilePicture: p.profilePicture ?? '',
@@ -90,13 +92,14 @@ export async function groupName(ctx: AppContext, groupId: string): Promise<strin
 
 export async function getGroup(ctx: AppContext, userId: string, groupId: string): Promise<GroupDetail> {
   const found = await repo.findGroup(ctx.db, groupId);
-  const members = found ? await repo.membersOf(ctx.db, groupId) : [];
-  if (!found || !members.some((m) => m.id === userId)) throw forbidden(MSG.groups.notMember);
+  const memberIds = found ? await repo.membersInOrder(ctx.db, groupId) : [];
+  if (!found || !memberIds.includes(userId)) throw forbidden(MSG.groups.notMember);
   if (found.group.kind === 'hot' && !(await mayUseHotGroup(ctx.db, userId, groupId))) {
     throw forbidden(MSG.groups.notMember);
   }
   const { unread: _unread, ...rest } = summary(found.group, found.memberCount, 0);
-  const list = members.map((m) => ({ ...person(m), isAdmin: m.id === found.group.createdBy }));
+  const cards = await profiles.cards(ctx.db, memberIds);
+  const list = memberIds.map((id) => ({ ...person({ id, ...cards.get(id) }), isAdmin: id === found.group.createdBy }));
   list.sort((a, b) => Number(b.isAdmin) - Number(a.isAdmin));
   return { ...rest, members: list };
 }
@@ -104,7 +107,7 @@ export async function getGroup(ctx: AppContext, userId: string, groupId: string)
 /** Only the user's friends may be added; the user never counts as their own selection. */
 async function assertFriends(db: Db, userId: string, ids: string[]): Promise<string[]> {
   const wanted = [...new Set(ids)].filter((id) => id !== userId);
-  const friends = await repo.friendsAmong(db, userId, wanted);
+  const friends = await friendships.friendsAmong(db, userId, wanted);
   if (wanted.some((id) => !friends.has(id))) throw forbidden(MSG.groups.onlyFriends);
   return wanted;
 }
@@ -231,6 +234,10 @@ export async function openHotGroup(ctx: AppContext, userId: string, input: HotGr
   return { id, created: outcome.created };
 }
 
+/** The user's friends (with a profile) to pick members from, by name. */
 export async function friendOptions(ctx: AppContext, userId: string): Promise<FriendOptions> {
-  return { friends: (await repo.friendsOf(ctx.db, userId)).map(person) };
+  const cards = await profiles.cards(ctx.db, await friendships.friendIds(ctx.db, userId));
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...cards.values()].sort((a, b) => byName(a.lowercaseName, b.lowercaseName) || byName(a.id, b.id));
+  return { friends: sorted.map(person) };
 }

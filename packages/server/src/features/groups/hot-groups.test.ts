@@ -4,7 +4,7 @@ import type { GroupList } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, type ServerFrame } from '@studybuddy/shared/realtime';
 import { groupMembers, groups, profiles } from '../../db/schema.ts';
-import type { SeedUser } from '../../db/seed-users.ts';
+import type { SeedUser } from '../../demo/seed-users.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';

@@ -8,7 +8,15 @@ import { canvasAppError } from './canvas-app-error.ts';
 import type { CourseRef } from './course-merge.ts';
 import { fetchCoursework, type CourseworkResult } from './coursework-fetcher.ts';
 import { lmsState } from './lms-state.ts';
-import { findCache, refreshesUsed, returnRefresh, saveCache, takeRefresh } from './lms.repository.ts';
+import {
+  findCache,
+  holdsCourseSql,
+  itemNameSql,
+  refreshesUsed,
+  returnRefresh,
+  saveCache,
+  takeRefresh,
+} from './lms.repository.ts';
 import { canvasAccount, checkCanvasUrl, describe, newClient } from './lms.service.ts';
 
 const coursesKey = (ids: string[]) => [...ids].sort().join(',');
@@ -133,3 +141,6 @@ export async function cachedCourseworkAndCourses(
   const cache = await findCache(ctx.db, userId);
   return cache ? { coursework: cache.coursework, courses: cache.courses } : null;
 }
+
+/** SQL other features embed in one-statement queries (hot groups: who holds a course). */
+export const courseworkSql = { holdsCourse: holdsCourseSql, itemName: itemNameSql };

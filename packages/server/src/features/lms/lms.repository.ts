@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import type { Db } from '../../db/connect.ts';
 import { courseworkCache, lmsConnections, lmsRefreshCounts } from '../../db/schema/lms.ts';
@@ -97,4 +97,25 @@ function pastDay(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() - 3);
   return d.toISOString().slice(0, 10);
+}
+
+/*
+ * SQL for other features' one-statement queries (hot groups): whether a student's imported coursework holds a
+ * course, and an item's name there. `userId` is an SQL expression of the caller's statement.
+ */
+
+/** True when the student's coursework cache lists the course or one of its items. */
+export function holdsCourseSql(userId: SQL, courseId: string): SQL<boolean> {
+  const course = JSON.stringify([{ id: courseId }]);
+  const itemOf = JSON.stringify([{ course_id: courseId }]);
+  return sql<boolean>`exists (select 1 from ${courseworkCache} hc where hc.user_id = ${userId}
+    and (hc.courses @> ${course}::jsonb or hc.coursework @> ${itemOf}::jsonb))`;
+}
+
+/** The title of a coursework item in the student's coursework cache (null when it is not there). */
+export function itemNameSql(userId: SQL, courseId: string, itemId: string): SQL<string | null> {
+  const item = JSON.stringify({ id: itemId, course_id: courseId });
+  return sql<string | null>`(select e->>'name' from ${courseworkCache} ic
+    cross join lateral jsonb_array_elements(ic.coursework) e
+    where ic.user_id = ${userId} and e @> ${item}::jsonb limit 1)`;
 }

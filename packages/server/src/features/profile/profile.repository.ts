@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { rows } from '../../db/rows.ts';
 import { profiles, type CourseRef } from '../../db/schema/profile.ts';
@@ -167,4 +167,23 @@ export async function findPublicProfile(
         FROM profiles p WHERE p.user_id = ${userId}`,
   );
   return row;
+}
+
+/*
+ * SQL for other features' one-statement queries (the chat batch write, hot groups). `userId` is an SQL
+ * expression of the caller's statement; each piece is a scalar subquery on this feature's tables.
+ */
+
+/** The profile's name (null without a profile). */
+export const nameSql = (userId: SQL) =>
+  sql<string | null>`(select p.name from ${profiles} p where p.user_id = ${userId})`;
+
+/** The profile's college (null without a profile). */
+export const collegeSql = (userId: SQL) =>
+  sql<string | null>`(select p.college from ${profiles} p where p.user_id = ${userId})`;
+
+/** True when the profile's course list holds the course (null without a profile). */
+export function holdsCourseSql(userId: SQL, courseId: string): SQL<boolean | null> {
+  const course = JSON.stringify([{ id: courseId }]);
+  return sql<boolean | null>`(select p.courses @> ${course}::jsonb from ${profiles} p where p.user_id = ${userId})`;
 }

@@ -111,6 +111,12 @@ export const profiles = {
 
   setGoogleCalendarEnabled: (db: Db, userId: string, enabled: boolean) => repo.setGcalEnabled(db, userId, enabled),
 
+  /**
+   * SQL other features embed where one statement must do the work (the chat batch write, hot groups): scalar
+   * subqueries over the profile for a user id given as an SQL expression.
+   */
+  sql: { name: repo.nameSql, college: repo.collegeSql, holdsCourse: repo.holdsCourseSql },
+
   /** Student discovery: the match ranking and the name search over complete profiles of one college. */
   discovery: {
     courseKeys: discovery.courseKeysOf,

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { connections } from '../../db/schema/social.ts';
 
@@ -67,3 +67,12 @@ export async function friendsByRecency(db: Db, userId: string): Promise<{ id: st
     .where(eq(connections.userId, userId))
     .orderBy(desc(connections.createdAt));
 }
+
+/*
+ * SQL for other features' one-statement queries (the chat batch write, resync, chat lists). The user ids are
+ * SQL expressions of the caller's statement.
+ */
+
+/** True when `b` is a friend of `a`. */
+export const areFriendsSql = (a: SQL, b: SQL) =>
+  sql<boolean>`exists (select 1 from ${connections} c where c.user_id = ${a} and c.friend_id = ${b})`;

@@ -10,4 +10,6 @@ export const friendships = {
   friendIds: (db: Db, userId: string): Promise<string[]> => repo.friendIds(db, userId),
   /** Which of `ids` are friends of the user. */
   friendsAmong: (db: Db, userId: string, ids: string[]): Promise<Set<string>> => repo.friendsAmong(db, userId, ids),
+  /** SQL other features embed where one statement must do the work (the chat batch write, resync, chat lists). */
+  sql: { areFriends: repo.areFriendsSql },
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { universityForEmail } from '@studybuddy/shared/universities';
-import type { Db } from './connect.ts';
-import { connections, courseworkCache, profiles, users, type CourseRef } from './schema.ts';
+import type { Db } from '../db/connect.ts';
+import { connections, courseworkCache, profiles, users, type CourseRef } from '../db/schema.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { replaceProfileCourses } from '../features/profile/profile-courses.repository.ts';
 

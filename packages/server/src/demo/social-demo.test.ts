@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FriendsList, NotificationsList } from '@studybuddy/shared/social';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { asStudent, cookieFor, insertStudents } from '../features/social/students.fixture.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { seedSocialDemo } from './social-demo.ts';
-import { asStudent, cookieFor, insertStudents } from './students.fixture.ts';
 
 describe('social demo data', () => {
   let t: TestApp;

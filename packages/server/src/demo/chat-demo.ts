@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { chatIdFor, previewOf, type ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
-import type { Db } from '../../db/connect.ts';
-import { groupMembers, groups, messages, users } from '../../db/schema.ts';
-import { insertMessages } from './conversation.repository.ts';
+import { groupMembers, groups, messages, users } from '../db/schema.ts';
+import { accessSql } from '../features/chat/conversation-access.ts';
+import { insertMessages, writeBatchStatement } from '../features/chat/conversation.repository.ts';
+import type { AppContext } from '../platform/context.ts';
 
 /** Conversations of `npm run demo` among demo students who are friends (see social-demo.ts). */
 export const DEMO_CHAT = {
@@ -26,14 +27,16 @@ export const DEMO_CHAT = {
 };
 
 /** Idempotent: a conversation that already has messages is left as it is; missing students are skipped. */
-export async function seedChatDemo(db: Db, demo = DEMO_CHAT): Promise<void> {
+export async function seedChatDemo(ctx: AppContext, demo = DEMO_CHAT): Promise<void> {
+  const { db } = ctx;
+  const statement = writeBatchStatement(accessSql(ctx));
   const emails = [...new Set([...demo.chat.between, ...demo.group.members])];
   const found = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails));
   const idOf = new Map(found.map((u) => [u.email, u.id]));
   const post = async (ref: ConversationRef, from: string, text: string, peer?: string) => {
     const senderId = idOf.get(from);
     if (!senderId) return;
-    await insertMessages(db, [
+    await insertMessages(db, statement, [
       {
         id: randomUUID(),
         conversation: ref,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { chatIdFor } from '@studybuddy/shared/chat';
-import { groups, messages } from '../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { createUser } from '../../test/users.ts';
-import { befriend } from './chat.test-kit.ts';
+import { groups, messages } from '../db/schema.ts';
+import { befriend } from '../features/chat/chat.test-kit.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createUser } from '../test/users.ts';
 import { DEMO_CHAT, seedChatDemo } from './chat-demo.ts';
 
 describe('chat demo data', () => {
@@ -18,8 +18,8 @@ describe('chat demo data', () => {
     const ada = await createUser(t.app, { email: 'ada@g.ucla.edu', name: 'Ada Park' });
     const chloe = await createUser(t.app, { email: 'chloe@g.ucla.edu', name: 'Chloe Nguyen' });
     await befriend(t.app, ada, chloe);
-    await seedChatDemo(t.app.ctx.db);
-    await seedChatDemo(t.app.ctx.db);
+    await seedChatDemo(t.app.ctx);
+    await seedChatDemo(t.app.ctx);
     const chat = await t.app.ctx.db
       .select()
       .from(messages)

@@ -1,8 +1,8 @@
 import { inArray } from 'drizzle-orm';
-import type { Db } from '../../db/connect.ts';
-import { users } from '../../db/schema.ts';
-import { addFriendship, areFriends } from './friends.repository.ts';
-import { findPending, insertPending } from './requests.repository.ts';
+import type { Db } from '../db/connect.ts';
+import { users } from '../db/schema.ts';
+import { addFriendship, areFriends } from '../features/social/friends.repository.ts';
+import { findPending, insertPending } from '../features/social/requests.repository.ts';
 
 export interface SocialDemo {
   /** Pairs of e-mails made friends. */

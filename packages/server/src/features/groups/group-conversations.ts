@@ -1,0 +1,33 @@
+import { MSG } from '@studybuddy/shared/messages';
+import type { AppContext } from '../../platform/context.ts';
+import { forbidden } from '../../platform/errors.ts';
+import type { ConversationKindRule } from '../../platform/registry.ts';
+import { groupIdsOfSql, isMember, isMemberSql, memberIdsSql, recordLastMessageSql } from './groups.repository.ts';
+import { isHotGroupId, leaveHotGroup, mayUseHotGroup, usableHotGroups } from './hot-group-access.service.ts';
+
+/**
+ * Who may read and write a group's conversation (the chat feature asks this on every path): its members, and
+ * in a hot group only while they hold its course. A member who no longer does leaves the group at once, so
+ * its live events stop too.
+ */
+export function groupConversationRule(ctx: AppContext): ConversationKindRule {
+  const assertHotGroupAccess = async (userId: string, groupId: string) => {
+    if (await mayUseHotGroup(ctx.db, userId, groupId)) return;
+    await leaveHotGroup(ctx.db, groupId, userId);
+    throw forbidden(MSG.groups.notMember);
+  };
+  return {
+    async authorize(userId, id) {
+      if (!(await isMember(ctx.db, id, userId))) throw forbidden(MSG.groups.notMember);
+      if (isHotGroupId(id)) await assertHotGroupAccess(userId, id);
+    },
+    async beforeWrite(userId, id) {
+      if (isHotGroupId(id)) await assertHotGroupAccess(userId, id);
+    },
+    async readable(userId, ids) {
+      const usable = await usableHotGroups(ctx.db, userId, ids);
+      return new Set(ids.filter((id) => !isHotGroupId(id) || usable.has(id)));
+    },
+    sql: { isMember: isMemberSql, memberIds: memberIdsSql, idsOf: groupIdsOfSql, recordLast: recordLastMessageSql },
+  };
+}
