@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QUESTION_MAX_CHARS, SUMMARIZE_TEXT_MAX_CHARS, type DocumentType } from './documents.ts';
+import type { CitationDto, CourseDocumentDto, DocumentErrorDto, SummaryResponse } from './documents-responses.ts';
+import { QUESTION_MAX_CHARS, SUMMARIZE_TEXT_MAX_CHARS } from './documents.ts';
 import { MSG } from './messages.ts';
 
 /** Contracts of the course-documents API (spec §7 calls 3–7 and the document list). */
@@ -16,132 +17,27 @@ export const DOCUMENT_STATUSES = [
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 export const PROCESSING_STATUSES: readonly DocumentStatus[] = ['queued', 'extracting', 'ocr', 'summarising'];
 
-export type DocumentSource = 'canvas' | 'local';
-export type SummaryEngine = 'offline' | 'llm';
+export type DocumentSource = CourseDocumentDto['source'];
+export type SummaryEngine = SummaryResponse['engine'];
 /** How a stretch of text is located: pages of PDFs and images, slides, sheets, or sections of plain text. */
-export type TextUnit = 'page' | 'slide' | 'sheet' | 'section';
-export type DocumentErrorKind = 'ocr_failed' | 'access_denied' | 'unreadable' | 'error';
+export type TextUnit = CitationDto['unit'];
+export type DocumentErrorKind = DocumentErrorDto['kind'];
 
-export interface DocumentErrorDto {
-  kind: DocumentErrorKind;
-  message: string;
-  /** Guidance steps for OCR failures and denied access. */
-  steps: string[];
-}
-
-export interface CourseDocumentDto {
-  id: string;
-  courseId: string;
-  name: string;
-  type: DocumentType;
-  source: DocumentSource;
-  size: number;
-  createdAt: string;
-  /** Download address (our server for uploads, Canvas for LMS files). */
-  url: string;
-  moduleName: string | null;
-  status: DocumentStatus;
-  /** OCR progress while status is 'ocr'. */
-  progress: { page: number; pages: number } | null;
-  processed: boolean;
-  error: DocumentErrorDto | null;
-}
-
-export interface CitationDto {
-  unit: TextUnit;
-  /** 1-based page, slide, sheet or section number. */
-  page: number;
-  /** 'page 3', 'slide 2', 'sheet Grades', 'section 1'. */
-  label: string;
-  /** The quoted passage. */
-  passage: string;
-  /** Character offsets of the passage in that page's text. */
-  start: number;
-  end: number;
-}
-
-export interface DocumentQuestionDto {
-  id: string;
-  question: string;
-  answer: string;
-  citations: CitationDto[];
-  found: boolean;
-  createdAt: string;
-}
-
-export interface DocumentDetailDto extends CourseDocumentDto {
-  summary: string | null;
-  keyTerms: string[];
-  summaryEngine: SummaryEngine | null;
-  ocrUsed: boolean;
-  hasText: boolean;
-  questions: DocumentQuestionDto[];
-}
-
-export interface DocumentPageDto {
-  page: number;
-  unit: TextUnit;
-  label: string;
-  text: string;
-}
-
-export interface CanvasListingStatus {
-  connected: boolean;
-  /** Why Canvas files are missing: the §8 texts (a 403 gives both parts). */
-  error: { kind: 'forbidden' | 'unreachable' | 'failed'; messages: string[] } | null;
-}
-
-export interface CourseDocumentsResponse {
-  documents: CourseDocumentDto[];
-  canvas: CanvasListingStatus;
-}
-
-export interface DocumentSearchHit {
-  documentId: string;
-  name: string;
-  citation: CitationDto;
-}
-
-export interface UploadDocumentResponse {
-  filename: string;
-  text: string;
-  fileType: DocumentType;
-  ocr: boolean;
-  document: CourseDocumentDto;
-}
-
-export interface SummaryResponse {
-  summary: string;
-  key_terms: string[];
-  engine: SummaryEngine;
-}
-
-export interface AskDocumentResponse {
-  answer: string;
-  citations: CitationDto[];
-  found: boolean;
-  engine: SummaryEngine;
-  question: DocumentQuestionDto | null;
-}
-
-/** An LMS file as shown (spec §3 and §7 call 3). */
-export interface CanvasFileDto {
-  id: string;
-  display_name: string;
-  filename: string;
-  name: string;
-  type: DocumentType;
-  size: number;
-  url: string;
-  content: string | null;
-  created_at: string | null;
-  createdAt: string | null;
-  source: 'canvas';
-  courseId: string;
-  module_name: string | null;
-  moduleName: string | null;
-  documentId: string;
-}
+export type {
+  AskDocumentResponse,
+  CanvasFileDto,
+  CanvasListingStatus,
+  CitationDto,
+  CourseDocumentDto,
+  CourseDocumentsResponse,
+  DocumentDetailDto,
+  DocumentErrorDto,
+  DocumentPageDto,
+  DocumentQuestionDto,
+  DocumentSearchHit,
+  SummaryResponse,
+  UploadDocumentResponse,
+} from './documents-responses.ts';
 
 const optionalText = (max = 2000) => z.string().trim().max(max).optional();
 const idLike = z.union([z.string(), z.number()]).transform((v) => String(v).trim());

@@ -78,7 +78,7 @@ export async function installApiDocs(app: FastifyInstance): Promise<void> {
 }
 
 /** Every route's failures (AppError, validation, quota, rate limit): `{ error: { code, message, field? } }`. */
-export const errorResponses = { '4xx': apiErrorSchema } as const;
+export const errorResponses = { '4xx': apiErrorSchema, '5xx': apiErrorSchema } as const;
 
 /** A 204 answer: no body. */
 export const noContent = z.null().describe('No content');
@@ -88,3 +88,9 @@ export const okSchema = z.object({ ok: z.literal(true) });
 
 /** A redirect: no body, the Location header says where. */
 export const redirect = z.null().describe('Redirect (see the Location header)');
+
+/** A file answered as it is stored (its own content type); not run through a JSON serialiser. */
+export const fileResponse = (description: string) => ({
+  description,
+  content: { 'application/octet-stream': { schema: z.custom<NodeJS.ReadableStream | Buffer>().describe('The file') } },
+});

@@ -1,5 +1,6 @@
 import type { DocumentType } from '@studybuddy/shared/documents';
 import type { CanvasFileDto, FetchCourseFilesInput } from '@studybuddy/shared/documents-api';
+import type { FetchCourseFilesAnswer } from '@studybuddy/shared/documents-responses';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -39,7 +40,7 @@ export async function fetchCourseFiles(
   deps: { ctx: AppContext; service: DocumentsService; canvas: () => CanvasFilesSource },
   userId: string,
   input: FetchCourseFilesInput,
-): Promise<{ status: number; body: unknown }> {
+): Promise<FetchCourseFilesAnswer> {
   const { ctx, service } = deps;
   if (!(await deps.canvas().isConnected(userId))) {
     throw new AppError(400, 'not_connected', MSG.courses.connectCanvasPrompt);

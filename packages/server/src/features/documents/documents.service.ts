@@ -10,6 +10,7 @@ import type {
   CourseDocumentsResponse,
   DocumentDetailDto,
   DocumentPageDto,
+  DocumentStatus,
   SummarizeDocumentInput,
   SummarizeTextInput,
   SummaryResponse,
@@ -314,7 +315,7 @@ export function createDocumentsService(deps: {
     async summarizeDocument(
       userId: string,
       input: SummarizeDocumentInput,
-    ): Promise<{ status: number; body: SummaryResponse | { status: string; document: CourseDocumentDto } }> {
+    ): Promise<{ status: number; body: SummaryResponse | { status: DocumentStatus; document: CourseDocumentDto } }> {
       const doc = await resolve(userId, input);
       if (doc.summary) {
         return {
@@ -332,7 +333,8 @@ export function createDocumentsService(deps: {
       if (doc.status !== 'done') {
         if (doc.status === 'not_processed') await enqueueProcessing(doc);
         const fresh = (await repo.findDocument(ctx.db, doc.id))!;
-        return { status: 202, body: { status: fresh.status, document: toDocumentDto(fresh) } };
+        const document = toDocumentDto(fresh);
+        return { status: 202, body: { status: document.status, document } };
       }
       const pages = (await repo.listPages(ctx.db, doc.id)).map(toPageText);
       if (!pages.length) throw new SummaryFailure(MSG.courses.summaryFailed(MSG.courses.noTextType), null);
