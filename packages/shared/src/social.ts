@@ -27,83 +27,20 @@ export type SendRequestInput = z.infer<typeof sendRequestSchema>;
 
 export const idParamSchema = z.object({ id: z.string().trim().min(1).max(100) });
 
-/** Where a friend request between the viewer and another student stands. */
-export type RequestState =
-  | { kind: 'none' }
-  | { kind: 'sent'; requestId: string }
-  | { kind: 'received'; requestId: string };
-
-/** A profile as another student may see it: never e-mail or LMS fields. */
-export interface PublicProfile {
-  uid: string;
-  name: string;
-  college: string;
-  major: string;
-  year: string;
-  bio: string;
-  profilePicture: string;
-  /** Profile picture first, then the additional images. */
-  images: string[];
-  /** The viewer's names of the courses both take. */
-  sharedCourses: string[];
-}
-
-/** Match candidate of spec §3: profile plus score, sharedCourses, images (and the request state). */
-export interface MatchCandidate extends PublicProfile {
-  score: number;
-  request: RequestState;
-}
-
-export interface MatchPage {
-  candidates: MatchCandidate[];
-  /** Opaque; pass back as `cursor` for the next page. Null on the last page. */
-  nextCursor: string | null;
-}
-
-export interface SearchResult {
-  users: MatchCandidate[];
-}
-
-export type SendRequestResult =
-  /** A pending request now exists from the viewer to the other student. */
-  | { outcome: 'sent'; requestId: string }
-  /** The other student had already asked: the two are now friends. */
-  | { outcome: 'connected'; requestId: string };
-
-export interface PersonRef {
-  uid: string;
-  name: string;
-  profilePicture: string;
-}
-
-/** A pending request addressed to the viewer (notifications page). */
-export interface IncomingRequest {
-  id: string;
-  from: PersonRef;
-  viewed: boolean;
-  /** ISO 8601 */
-  timestamp: string;
-}
-
-export interface NotificationsList {
-  requests: IncomingRequest[];
-}
-
-export interface NotificationBadge {
-  /** Pending requests addressed to the viewer. */
-  pending: number;
-  /** True when any of them has not been viewed yet. */
-  unviewed: boolean;
-}
-
-export interface Friend extends PersonRef {
-  major: string;
-  year: string;
-}
-
-export interface FriendsList {
-  friends: Friend[];
-}
+export type {
+  Friend,
+  FriendsList,
+  IncomingRequest,
+  MatchCandidate,
+  MatchPage,
+  NotificationBadge,
+  NotificationsList,
+  PersonRef,
+  PublicProfile,
+  RequestState,
+  SearchResult,
+  SendRequestResult,
+} from './social-responses.ts';
 
 /** Error codes the social API answers with (besides the generic ones of api-error.ts). */
 export const SOCIAL_ERRORS = {

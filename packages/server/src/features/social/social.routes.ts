@@ -1,22 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamSchema, matchQuerySchema, searchQuerySchema, sendRequestSchema } from '@studybuddy/shared/social';
 import {
-  idParamSchema,
-  matchQuerySchema,
-  searchQuerySchema,
-  sendRequestSchema,
-  type FriendsList,
-  type MatchPage,
-  type NotificationBadge,
-  type NotificationsList,
-  type PublicProfile,
-  type SearchResult,
-  type SendRequestResult,
-} from '@studybuddy/shared/social';
+  acceptRequestResultSchema,
+  friendsListSchema,
+  matchPageSchema,
+  notificationBadgeSchema,
+  notificationsListSchema,
+  notificationsViewedSchema,
+  publicProfileSchema,
+  searchResultSchema,
+  sendRequestResultSchema,
+} from '@studybuddy/shared/social-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { parse } from '../../platform/errors.ts';
+import { errorResponses, okSchema } from '../../platform/openapi.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
 import { MSG } from '@studybuddy/shared/messages';
 import { notifyFriendRequest, notifyRequestAccepted } from '../push/push.service.ts';
+import { signedIn } from '../auth/session.ts';
 import { requireMember } from './member.ts';
 import { noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
 import { disableRequestMails } from './request-mail.repository.ts';
@@ -29,6 +31,9 @@ import {
   notificationBadge,
   profileSummary,
 } from './social.service.ts';
+
+const unsubscribePage = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+const unsubscribeQuery = z.object({ token: z.unknown().describe('The token of the e-mail link') });
 
 /** Match finder, user search, friend requests, notifications and friends (issue 5). */
 export function socialRoutes(ctx: AppContext) {
@@ -51,107 +56,232 @@ export function socialRoutes(ctx: AppContext) {
     mailing.add(sending);
   };
 
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['social'];
+    const preValidation = signedIn;
     app.addHook('onClose', async () => {
       await Promise.allSettled([...mailing]);
     });
 
-    app.get('/api/social/matches', async (request): Promise<MatchPage> => {
-      const me = await requireMember(db, request);
-      return matchPage(db, me, parse(matchQuerySchema, request.query));
-    });
+    app.get(
+      '/api/social/matches',
+      {
+        preValidation,
+        schema: {
+          summary: 'A page of match suggestions (same college, best first)',
+          tags,
+          querystring: matchQuerySchema,
+          response: { 200: matchPageSchema, ...errorResponses },
+        },
+      },
+      async (request) => matchPage(db, await requireMember(db, request), request.query),
+    );
 
-    app.get('/api/social/search', async (request): Promise<SearchResult> => {
-      const me = await requireMember(db, request);
-      return { users: await search(db, me, parse(searchQuerySchema, request.query)) };
-    });
+    app.get(
+      '/api/social/search',
+      {
+        preValidation,
+        schema: {
+          summary: 'Finds students of the same college by name',
+          tags,
+          querystring: searchQuerySchema,
+          response: { 200: searchResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => ({ users: await search(db, await requireMember(db, request), request.query) }),
+    );
 
-    app.post('/api/social/requests', async (request, reply): Promise<SendRequestResult> => {
-      const me = await requireMember(db, request);
-      const { toUserId } = parse(sendRequestSchema, request.body);
-      // QUOTA_FRIEND_REQUESTS_PER_DAY: a refused request (already sent, other college, ...) is given back.
-      const quotaKey = `friend-requests:${me.id}`;
-      await quota.consume(quotaKey, requestsPerDay);
-      const result = await sendRequest(db, me, toUserId).catch(async (err: unknown) => {
-        await quota.refund(quotaKey);
-        throw err;
-      });
-      changed([me.id, toUserId], result.requestId);
-      if (result.outcome === 'sent') {
-        mailNotice(me.id, toUserId);
-        notifyFriendRequest(ctx, me, toUserId, result.requestId);
-      } else {
-        // They had asked first: sending back accepts their request.
-        notifyRequestAccepted(ctx, me, toUserId);
-      }
-      reply.status(result.outcome === 'sent' ? 201 : 200);
-      return result;
-    });
+    app.post(
+      '/api/social/requests',
+      {
+        preValidation,
+        schema: {
+          summary: 'Sends a friend request (201), or accepts theirs when they had asked first (200)',
+          tags,
+          body: sendRequestSchema,
+          response: { 200: sendRequestResultSchema, 201: sendRequestResultSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const me = await requireMember(db, request);
+        const { toUserId } = request.body;
+        // QUOTA_FRIEND_REQUESTS_PER_DAY: a refused request (already sent, other college, ...) is given back.
+        const quotaKey = `friend-requests:${me.id}`;
+        await quota.consume(quotaKey, requestsPerDay);
+        const result = await sendRequest(db, me, toUserId).catch(async (err: unknown) => {
+          await quota.refund(quotaKey);
+          throw err;
+        });
+        changed([me.id, toUserId], result.requestId);
+        if (result.outcome === 'sent') {
+          mailNotice(me.id, toUserId);
+          notifyFriendRequest(ctx, me, toUserId, result.requestId);
+        } else {
+          // They had asked first: sending back accepts their request.
+          notifyRequestAccepted(ctx, me, toUserId);
+        }
+        return reply.status(result.outcome === 'sent' ? 201 : 200).send(result);
+      },
+    );
 
-    app.post('/api/social/requests/:id/accept', async (request) => {
-      const me = await requireMember(db, request);
-      const { id } = parse(idParamSchema, request.params);
-      const result = await acceptRequest(db, me, id);
-      changed([me.id, result.friendId], id);
-      notifyRequestAccepted(ctx, me, result.friendId);
-      return result;
-    });
+    app.post(
+      '/api/social/requests/:id/accept',
+      {
+        preValidation,
+        schema: {
+          summary: 'Accepts a friend request addressed to the student',
+          tags,
+          params: idParamSchema,
+          response: { 200: acceptRequestResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const me = await requireMember(db, request);
+        const { id } = request.params;
+        const result = await acceptRequest(db, me, id);
+        changed([me.id, result.friendId], id);
+        notifyRequestAccepted(ctx, me, result.friendId);
+        return result;
+      },
+    );
 
-    app.post('/api/social/requests/:id/decline', async (request) => {
-      const me = await requireMember(db, request);
-      const { id } = parse(idParamSchema, request.params);
-      const { fromUserId } = await declineRequest(db, me, id);
-      changed([me.id, fromUserId], id);
-      return { ok: true };
-    });
+    app.post(
+      '/api/social/requests/:id/decline',
+      {
+        preValidation,
+        schema: {
+          summary: 'Declines a friend request addressed to the student',
+          tags,
+          params: idParamSchema,
+          response: { 200: okSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const me = await requireMember(db, request);
+        const { id } = request.params;
+        const { fromUserId } = await declineRequest(db, me, id);
+        changed([me.id, fromUserId], id);
+        return { ok: true as const };
+      },
+    );
 
-    app.delete('/api/social/requests/:id', async (request) => {
-      const me = await requireMember(db, request);
-      const { id } = parse(idParamSchema, request.params);
-      const { toUserId } = await unsendRequest(db, me, id);
-      changed([me.id, toUserId], id);
-      return { ok: true };
-    });
+    app.delete(
+      '/api/social/requests/:id',
+      {
+        preValidation,
+        schema: {
+          summary: 'Takes back a friend request the student sent',
+          tags,
+          params: idParamSchema,
+          response: { 200: okSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const me = await requireMember(db, request);
+        const { id } = request.params;
+        const { toUserId } = await unsendRequest(db, me, id);
+        changed([me.id, toUserId], id);
+        return { ok: true as const };
+      },
+    );
 
-    app.get('/api/social/notifications', async (request): Promise<NotificationsList> => {
-      const me = await requireMember(db, request);
-      return { requests: await incomingRequests(db, me.id) };
-    });
+    app.get(
+      '/api/social/notifications',
+      {
+        preValidation,
+        schema: {
+          summary: 'Pending friend requests addressed to the student',
+          tags,
+          response: { 200: notificationsListSchema, ...errorResponses },
+        },
+      },
+      async (request) => ({ requests: await incomingRequests(db, (await requireMember(db, request)).id) }),
+    );
 
-    app.post('/api/social/notifications/viewed', async (request) => {
-      const me = await requireMember(db, request);
-      const updated = await markRequestsViewed(db, me.id);
-      if (updated) changed([me.id]);
-      return { updated };
-    });
+    app.post(
+      '/api/social/notifications/viewed',
+      {
+        preValidation,
+        schema: {
+          summary: 'Marks the pending requests viewed (clears the badge highlight)',
+          tags,
+          response: { 200: notificationsViewedSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const me = await requireMember(db, request);
+        const updated = await markRequestsViewed(db, me.id);
+        if (updated) changed([me.id]);
+        return { updated };
+      },
+    );
 
-    app.get('/api/social/notifications/badge', async (request): Promise<NotificationBadge> => {
-      const me = await requireMember(db, request);
-      return notificationBadge(db, me.id);
-    });
+    app.get(
+      '/api/social/notifications/badge',
+      {
+        preValidation,
+        schema: {
+          summary: 'The notifications badge: pending requests and whether any is unviewed',
+          tags,
+          response: { 200: notificationBadgeSchema, ...errorResponses },
+        },
+      },
+      async (request) => notificationBadge(db, (await requireMember(db, request)).id),
+    );
 
-    app.get('/api/social/friends', async (request): Promise<FriendsList> => {
-      const me = await requireMember(db, request);
-      return { friends: await friendsOf(db, me.id) };
-    });
+    app.get(
+      '/api/social/friends',
+      {
+        preValidation,
+        schema: { summary: "The student's friends", tags, response: { 200: friendsListSchema, ...errorResponses } },
+      },
+      async (request) => ({ friends: await friendsOf(db, (await requireMember(db, request)).id) }),
+    );
 
-    app.delete('/api/social/friends/:id', async (request) => {
-      const me = await requireMember(db, request);
-      const { id } = parse(idParamSchema, request.params);
-      await unfriend(db, me, id);
-      changed([me.id, id]);
-      return { ok: true };
-    });
+    app.delete(
+      '/api/social/friends/:id',
+      {
+        preValidation,
+        schema: {
+          summary: 'Ends a friendship',
+          tags,
+          params: idParamSchema,
+          response: { 200: okSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const me = await requireMember(db, request);
+        const { id } = request.params;
+        await unfriend(db, me, id);
+        changed([me.id, id]);
+        return { ok: true as const };
+      },
+    );
 
-    app.get('/api/social/profiles/:id', async (request): Promise<PublicProfile> => {
-      const me = await requireMember(db, request);
-      const { id } = parse(idParamSchema, request.params);
-      return profileSummary(db, me.id, id);
-    });
+    app.get(
+      '/api/social/profiles/:id',
+      {
+        preValidation,
+        schema: {
+          summary: "Another student's profile as a friend or request party may see it (never e-mail or LMS fields)",
+          tags,
+          params: idParamSchema,
+          response: { 200: publicProfileSchema, ...errorResponses },
+        },
+      },
+      async (request) => profileSummary(db, (await requireMember(db, request)).id, request.params.id),
+    );
 
     /** One-click unsubscribe link of the friend-request e-mail: turns emailNotificationsEnabled off. */
-    app.get('/api/social/unsubscribe', async (request, reply) => {
-      const { token } = request.query as { token?: unknown };
+    const unsubscribe = {
+      summary: 'One-click unsubscribe link of the friend-request e-mail (an HTML page)',
+      tags,
+      querystring: unsubscribeQuery,
+      response: { 200: unsubscribePage('Unsubscribed'), 400: unsubscribePage('The link is not valid') },
+    };
+    app.get('/api/social/unsubscribe', { schema: unsubscribe }, async (request, reply) => {
+      const { token } = request.query;
       const userId = typeof token === 'string' ? userOfUnsubscribeToken(ctx.config.secretKey, token) : null;
       const ok = userId !== null && (await disableRequestMails(db, userId));
       const text = ok ? MSG.notifications.unsubscribed : MSG.notifications.unsubscribeInvalid;
