@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { GroupKind } from '@studybuddy/shared/groups';
 import type { Db } from '../../db/connect.ts';
 import { groupMembers, groups } from '../../db/schema.ts';
@@ -30,6 +30,13 @@ export async function searchMemberGroups(db: Db, userId: string, query: SQL, lim
     .where(words)
     .orderBy(desc(groups.lastUpdated), groups.id)
     .limit(limit);
+}
+
+/** Names of groups by id (a missing group is absent). */
+export async function groupNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const found = await db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, ids));
+  return new Map(found.map((g) => [g.id, g.name]));
 }
 
 /** Names of the groups the user is a member of, by id. */
