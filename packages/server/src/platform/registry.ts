@@ -35,6 +35,8 @@ export interface ConversationKindRule {
   beforeWrite(userId: string, id: string): Promise<void>;
   /** Of conversations the user is a member of, those they may read now (a resync or a search filters with it). */
   readable(userId: string, ids: string[]): Promise<Set<string>>;
+  /** What the conversation is called (a group's name); null when it does not exist. */
+  title(id: string): Promise<string | null>;
   /** Pieces of the statements that must do it in one go; the arguments are SQL expressions of the caller. */
   sql: {
     /** True when the user is a member of the conversation. */

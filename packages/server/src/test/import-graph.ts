@@ -196,13 +196,43 @@ export function folderLoops(edges: { from: string; to: string }[]): string[][] {
   return loops;
 }
 
-/** One folder → folder path of a loop, for the message of a failing test. */
+/** One cycle through the folders of a loop, each step with one import that makes it (for a failing test's message). */
 export function loopPath(loop: string[], edges: ImportEdge[]): string {
   const inLoop = new Set(loop);
-  const lines = edges
-    .filter((e) => unitOf(e.from) !== unitOf(e.to) && inLoop.has(unitOf(e.from)) && inLoop.has(unitOf(e.to)))
-    .map((e) => `${e.from} -> ${e.to}`);
-  return [...new Set(lines)].join('\n');
+  const example = new Map<string, ImportEdge>();
+  const next = new Map<string, string[]>();
+  for (const e of edges) {
+    const [a, b] = [unitOf(e.from), unitOf(e.to)];
+    if (a === b || !inLoop.has(a) || !inLoop.has(b)) continue;
+    if (!example.has(`${a}|${b}`)) {
+      example.set(`${a}|${b}`, e);
+      next.set(a, [...(next.get(a) ?? []), b]);
+    }
+  }
+  // Breadth-first from the first folder back to itself: the shortest cycle through it.
+  const start = loop[0]!;
+  const from = new Map<string, string>();
+  const queue = [start];
+  while (queue.length) {
+    const a = queue.shift()!;
+    for (const b of next.get(a) ?? []) {
+      if (b === start) {
+        const path = [a];
+        while (path[0] !== start) path.unshift(from.get(path[0]!)!);
+        path.push(start);
+        return path
+          .slice(1)
+          .map((b2, i) => example.get(`${path[i]}|${b2}`)!)
+          .map((e) => `${e.from} -> ${e.to}`)
+          .join('\n');
+      }
+      if (!from.has(b)) {
+        from.set(b, a);
+        queue.push(b);
+      }
+    }
+  }
+  return loop.join(' -> ');
 }
 
 export interface Figures {
@@ -215,6 +245,8 @@ export interface Figures {
   loops: string[][];
   unknownAsDb: { file: string; count: number }[];
   sqlOutsideRepositories: string[];
+  /** Every import between production files. */
+  edges: ImportEdge[];
 }
 
 const SQL_TABLE_REF = /\b(?:from|join|into|update|table)\s+"?([a-z_]+)"?/gi;
@@ -303,7 +335,7 @@ export function measure(srcDir: string): Figures {
       }
     }
   }
-  const unknownAsDb = all
+  const unknownAsDb = sources
     .map((s) => ({ file: s.file, count: (s.text.match(/as unknown as (?:Db|typeof ctx\.db)\b/g) ?? []).length }))
     .filter((x) => x.count > 0);
   const sqlOutsideRepositories = sources
@@ -318,6 +350,7 @@ export function measure(srcDir: string): Figures {
     loops: folderLoops(edges),
     unknownAsDb,
     sqlOutsideRepositories,
+    edges,
   };
 }
 
@@ -337,7 +370,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   console.log(`platform -> features imports: ${f.platformImportsFeatures.length}`);
   for (const e of f.platformImportsFeatures) console.log(`  ${e.from} -> ${e.to}`);
   console.log(`folder-level loops: ${f.loops.length}`);
-  for (const l of f.loops) console.log(`  ${l.join(' <-> ')}`);
+  for (const l of f.loops) {
+    console.log(`  ${l.join(' <-> ')}, e.g.:`);
+    for (const line of loopPath(l, f.edges).split('\n')) console.log(`    ${line}`);
+  }
   const casts = f.unknownAsDb.reduce((n, x) => n + x.count, 0);
   console.log(`'as unknown as Db': ${casts}`);
   for (const x of f.unknownAsDb) console.log(`  ${x.file}: ${x.count}`);

@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import type { ConversationKindRule } from '../../platform/registry.ts';
 import { groupIdsOfSql, isMember, isMemberSql, memberIdsSql, recordLastMessageSql } from './groups.repository.ts';
+import { groupName } from './groups.service.ts';
 import { isHotGroupId, leaveHotGroup, mayUseHotGroup, usableHotGroups } from './hot-group-access.service.ts';
 
 /**
@@ -28,6 +29,7 @@ export function groupConversationRule(ctx: AppContext): ConversationKindRule {
       const usable = await usableHotGroups(ctx.db, userId, ids);
       return new Set(ids.filter((id) => !isHotGroupId(id) || usable.has(id)));
     },
+    title: (id) => groupName(ctx, id),
     sql: { isMember: isMemberSql, memberIds: memberIdsSql, idsOf: groupIdsOfSql, recordLast: recordLastMessageSql },
   };
 }

@@ -5,9 +5,8 @@ import type { PushPayload } from '@studybuddy/shared/push-api';
 import type { PushSettings, PushSettingsView, PushSubscriptionInput } from '@studybuddy/shared/push';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest } from '../../platform/errors.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
 import { quotaExceeded } from '../../platform/quota.ts';
-import { getGroup, groupName } from '../groups/groups.service.ts';
 import { endpointAllowed, keysValid } from './endpoint-policy.ts';
 import { Presence } from './presence.ts';
 import { PushSender, type Delivery } from './push-sender.ts';
@@ -100,7 +99,10 @@ export async function muteGroup(
   groupId: string,
   muted: boolean,
 ): Promise<PushSettingsView> {
-  await getGroup(ctx, userId, groupId);
+  // Only a group the student may read (its owner's rule on the app context says).
+  const groups = ctx.registry.conversationKinds.get('group');
+  if (!groups) throw forbidden(MSG.groups.notMember);
+  await groups.authorize(userId, groupId);
   await repo.setGroupMuted(ctx.db, userId, groupId, muted);
   return settingsView(ctx, userId);
 }
@@ -143,7 +145,7 @@ export function notifyNewMessages(ctx: AppContext, written: { message: ChatMessa
         };
         return deliveries(ctx, to, { kind: 'messages' }, payload);
       }
-      const name = await groupName(ctx, conversation.id);
+      const name = (await ctx.registry.conversationKinds.get('group')?.title(conversation.id)) ?? null;
       if (name === null) return [];
       const payload: PushPayload = {
         title: MSG.push.groupMessageTitle(name, message.senderName),
