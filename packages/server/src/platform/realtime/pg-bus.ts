@@ -117,6 +117,20 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
   }
 
   /**
+   * The pump starts once this turn of the event loop is over, so what is published in one turn (a written
+   * batch's messages and unread counts) leaves in one statement rather than the first alone.
+   */
+  let pumpScheduled = false;
+  function schedulePump() {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    setImmediate(() => {
+      pumpScheduled = false;
+      void pump();
+    });
+  }
+
+  /**
    * The payloads of one statement, consumed from the front of `window`. Never two identical ones: PostgreSQL
    * delivers identical payloads of one transaction only once.
    */
@@ -144,7 +158,7 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
       queue.push(envelope);
       // Only trimmed while disconnected, so the pump never loses its place.
       if (!client && queue.length > MAX_QUEUE) queue.splice(0, queue.length - MAX_QUEUE);
-      void pump();
+      schedulePump();
     },
     subscribe: (fn) => listeners.add(fn),
     onGap: (fn) => gaps.add(fn),
