@@ -8,52 +8,21 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import type { UploadTarget } from '../../platform/registry.ts';
 import { folderOf } from '../../platform/storage/storage.ts';
-import type { SessionUser } from '../auth/session.ts';
+import { userFolder } from '../../platform/storage/upload-targets.ts';
+import type { SessionUser } from '../../platform/session.ts';
 import { reencodeImage } from './image-processing.ts';
 import { assertStorageRoom, storeWithinQuota } from './storage-quota.service.ts';
 
-/**
- * Upload targets: a feature names where its uploads go and what they may be, then the generic upload
- * endpoints (multipart up to 262144 bytes, tus above) accept files for it:
- *
- * ```ts
- * registerUploadTarget(ctx, 'chat-image', {
- *   kind: 'image', maxBytes: LIMITS.chatImageBytes, maxImagePx: 2048,
- *   folder: async (user, params) => {
- *     if (!(await isChatMember(ctx.db, params.chatId, user.id))) throw forbidden();
- *     return `chats/${params.chatId}`;
- *   },
- * });
- * ```
- * The client sends the target's params as query parameters (multipart) or as Upload-Metadata (tus).
- * Files are stored content-addressed (`<folder>/<sha256>.<ext>`), so their URLs never change meaning and are
- * served with a year-long immutable Cache-Control. Pair each folder with `registerAccessRule`.
- */
-export interface UploadTarget {
-  /** 'image': checked by its bytes and re-encoded (metadata stripped, size capped); 'file': stored as sent. */
-  kind: 'image' | 'file';
-  /** Largest accepted upload in bytes. */
-  maxBytes: number;
-  /** Longest side of a stored image (image targets; default 2048). */
-  maxImagePx?: number;
-  /** The storage folder for this user's upload; throw forbidden() or badRequest() to refuse it. */
-  folder(user: SessionUser, params: Record<string, string>): string | Promise<string>;
-}
+export type { UploadTarget } from '../../platform/registry.ts';
+export { registerUploadTarget, userFolder } from '../../platform/storage/upload-targets.ts';
 
 export const IMMUTABLE_CACHE = 'private, max-age=31536000, immutable';
 
-const targets = new WeakMap<AppContext, Map<string, UploadTarget>>();
-
-export function registerUploadTarget(ctx: AppContext, name: string, target: UploadTarget): void {
-  let map = targets.get(ctx);
-  if (!map) targets.set(ctx, (map = new Map()));
-  if (map.has(name)) throw new Error(`upload target "${name}" is already registered`);
-  map.set(name, target);
-}
-
+/** The target an upload names (registered by a feature with `registerUploadTarget`), or a 400. */
 export function uploadTarget(ctx: AppContext, name: string | undefined): UploadTarget {
-  const target = name ? targets.get(ctx)?.get(name) : undefined;
+  const target = name ? ctx.registry.uploadTargets.get(name) : undefined;
   if (!target) throw badRequest(MSG.files.unknownTarget, 'target');
   return target;
 }
@@ -144,9 +113,6 @@ function describe(
     md5Hash: meta.md5Hash,
   };
 }
-
-/** The folder of a user's own files (profile pictures and anything else private to them). */
-export const userFolder = (userId: string) => `users/${userId}`;
 
 /** Where resumable uploads are staged on disk until they are complete (STORAGE=fs; ids are `<userId>.<random>`). */
 export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads');

@@ -10,7 +10,7 @@ import {
 import type { CourseRef, OwnProfile } from '@studybuddy/shared/session';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { registerUploadTarget, userFolder } from '../files/files.service.ts';
+import { registerUploadTarget, userFolder } from '../../platform/storage/upload-targets.ts';
 import { courseKey, replaceProfileCourses } from './profile-courses.repository.ts';
 import { findProfile, updateNotificationSettings, updateProfile, type ProfileRow } from './profile.repository.ts';
 import { withTransaction } from '../../db/transaction.ts';

@@ -8,7 +8,7 @@ import { folderOf } from './storage.ts';
  * rule says yes. A feature claims the folder its files live in and decides per reader and path:
  *
  * ```ts
- * // in chat.routes.ts, when the feature registers (one rule per folder, registered once per app):
+ * // when the chat feature starts (one rule per folder, registered once per app):
  * registerAccessRule(ctx, 'chats', async (reader, fullPath) => {
  *   const chatId = fullPath.split('/')[1]!;
  *   return isChatMember(ctx.db, chatId, reader.id);
@@ -20,7 +20,7 @@ import { folderOf } from './storage.ts';
  * - Refused reads answer 403 `forbidden`, missing objects 404 `not_found`, signed-out readers 401 —
  *   always the standard error JSON. The rule runs before the object is looked up, so a refused reader
  *   cannot learn whether a file exists.
- * - Rules are per app instance (keyed by the context object), so tests can build several apps side by side.
+ * - Rules are per app instance (on its context's registry), so tests can build several apps side by side.
  */
 export interface FileReader {
   id: string;
@@ -28,19 +28,10 @@ export interface FileReader {
 
 export type AccessRule = (reader: FileReader, fullPath: string) => boolean | Promise<boolean>;
 
-type Rules = Map<string, AccessRule>;
-const registries = new WeakMap<AppContext, Rules>();
-
-function rulesOf(ctx: AppContext): Rules {
-  let rules = registries.get(ctx);
-  if (!rules) registries.set(ctx, (rules = new Map()));
-  return rules;
-}
-
 /** Lets `rule` decide who reads the files under the folder `prefix` (e.g. 'users', 'chats'). */
 export function registerAccessRule(ctx: AppContext, prefix: string, rule: AccessRule): void {
   const folder = folderOf(prefix);
-  const rules = rulesOf(ctx);
+  const rules = ctx.registry.fileAccessRules;
   if (rules.has(folder)) throw new Error(`an access rule for "${folder}" is already registered`);
   rules.set(folder, rule);
 }
@@ -48,7 +39,7 @@ export function registerAccessRule(ctx: AppContext, prefix: string, rule: Access
 /** True when the rule of the longest registered folder containing `fullPath` allows `reader`. */
 export async function canRead(ctx: AppContext, reader: FileReader, fullPath: string): Promise<boolean> {
   let best: { folder: string; rule: AccessRule } | undefined;
-  for (const [folder, rule] of rulesOf(ctx)) {
+  for (const [folder, rule] of ctx.registry.fileAccessRules) {
     if (fullPath.startsWith(`${folder}/`) && (!best || folder.length > best.folder.length)) best = { folder, rule };
   }
   if (!best) return false;
