@@ -93,8 +93,8 @@ describe('resumable uploads: lock and completion shared through the database', (
     );
     const stored: string[] = [];
     const log = { ...quiet, info: (o: { upload: string }) => stored.push(o.upload), error: () => undefined };
+    // The app's registry (with 'test-file') and a log that records what is stored.
     const ctx = { ...t.app.ctx, log } as unknown as AppContext;
-    registerUploadTarget(ctx, 'test-file', { kind: 'file', maxBytes: 1024 * 1024, folder: (u) => `users/${u.id}/t` });
     const store = new ResumableStore(new StagingStore(stagingDir(t.config)), t.app.ctx.db);
     const [one, two] = [
       createCompletion(ctx, store, scratchDirOf(t.config)),

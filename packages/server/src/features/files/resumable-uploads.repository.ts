@@ -1,7 +1,9 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { UploadedFile } from '@studybuddy/shared/files';
 import type { Db } from '../../db/connect.ts';
-import { resumableUploads, users } from '../../db/schema.ts';
+import { resumableUploads } from '../../db/schema/files.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { lockStorageOf } from './stored-files.repository.ts';
 
 /**
  * The resumable_uploads rows: what every instance knows of a tus upload. Times are the database's (`now()`),
@@ -19,7 +21,7 @@ export async function findUpload(db: Db, id: string): Promise<ResumableUpload | 
 
 /**
  * Records a new upload once `admit` agrees, atomically for its owner: concurrent creations of one student (on any
- * instance) queue on their user row, so the quotas `admit` checks always see each other's uploads.
+ * instance) take turns on their storage lock, so the quotas `admit` checks always see each other's uploads.
  */
 export async function insertUpload(
   db: Db,
@@ -27,8 +29,8 @@ export async function insertUpload(
   admit: (tx: Db, open: { count: number; bytes: number }) => Promise<void>,
   openForMs: number,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select 1 from ${users} where ${users.id} = ${row.userId} for update`);
+  await withTransaction(db, async (tx) => {
+    await lockStorageOf(tx, row.userId);
     const [open] = await tx
       .select({ count: sql<string>`count(*)`, bytes: sql<string>`coalesce(sum(${resumableUploads.size}), 0)` })
       .from(resumableUploads)

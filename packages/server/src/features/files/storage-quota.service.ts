@@ -1,12 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { formatFileSize } from '@studybuddy/shared/documents';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
-import { storedFiles, users } from '../../db/schema.ts';
+import { withTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AppError } from '../../platform/errors.ts';
 import { quotaExceeded } from '../../platform/quota.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { forgetStoredFile, heldSize, lockStorageOf, recordStoredFile, storageUsed } from './stored-files.repository.ts';
+
+export { forgetStoredFile, storageUsed };
 
 /**
  * The storage quota (QUOTA_STORAGE_MB): every stored file of a student — course documents, chat images and
@@ -16,15 +17,6 @@ import { withTransaction } from '../../db/transaction.ts';
 
 export const storageFull = (limitBytes: number): AppError =>
   quotaExceeded({ what: MSG.quota.storage, when: MSG.quota.freeSpace }, formatFileSize(limitBytes));
-
-/** Bytes the student keeps in storage. */
-export async function storageUsed(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ bytes: sql<string>`coalesce(sum(${storedFiles.size}), 0)` })
-    .from(storedFiles)
-    .where(eq(storedFiles.userId, userId));
-  return Number(row?.bytes ?? 0);
-}
 
 /** Refuses early (before any byte is read or written) when `incoming` more bytes would not fit. */
 export async function assertStorageRoom(
@@ -39,7 +31,7 @@ export async function assertStorageRoom(
 
 /**
  * Counts `size` bytes at `path` against the student's storage, atomically (concurrent uploads of one student
- * queue on their user row), then runs `write`. A refused file is never written; a failed write is uncounted.
+ * take turns on their storage lock), then runs `write`. A refused file is never written; a failed write is uncounted.
  * A path the student already holds (content-addressed re-upload) costs nothing more.
  */
 export async function storeWithinQuota<T>(
@@ -51,19 +43,13 @@ export async function storeWithinQuota<T>(
 ): Promise<T> {
   const limit = ctx.config.limits.storageBytes;
   const added = await withTransaction(ctx.db, async (db) => {
-    await db.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
-    const [held] = await db
-      .select({ size: storedFiles.size })
-      .from(storedFiles)
-      .where(and(eq(storedFiles.userId, userId), eq(storedFiles.path, path)));
-    if (held && held.size >= size) return false;
-    const used = (await storageUsed(db, userId)) - (held?.size ?? 0);
+    await lockStorageOf(db, userId);
+    const held = await heldSize(db, userId, path);
+    if (held !== undefined && held >= size) return false;
+    const used = (await storageUsed(db, userId)) - (held ?? 0);
     if (used + size > limit) throw storageFull(limit);
-    await db
-      .insert(storedFiles)
-      .values({ userId, path, size })
-      .onConflictDoUpdate({ target: [storedFiles.userId, storedFiles.path], set: { size } });
-    return !held;
+    await recordStoredFile(db, userId, path, size);
+    return held === undefined;
   });
   try {
     return await write();
@@ -71,9 +57,4 @@ export async function storeWithinQuota<T>(
     if (added) await forgetStoredFile(ctx.db, userId, path).catch(() => undefined);
     throw err;
   }
-}
-
-/** Stops counting a file the student no longer keeps. */
-export async function forgetStoredFile(db: Db, userId: string, path: string): Promise<void> {
-  await db.delete(storedFiles).where(and(eq(storedFiles.userId, userId), eq(storedFiles.path, path)));
 }
