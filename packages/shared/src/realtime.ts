@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  conversationRefSchema,
-  sendMessageSchema,
-  type ChatMessage,
-  type ConversationRef,
-  type LastMessage,
-} from './chat.ts';
+import { conversationRefSchema, sendMessageSchema, type ChatMessage, type ConversationRef } from './chat.ts';
+import type { RealtimeEvent } from './realtime-responses.ts';
 
 /**
  * The real-time channel (DESIGN.md "Real-time"): one WebSocket per tab at /api/ws, authenticated by the session
@@ -32,23 +27,7 @@ export const WS_CLOSE_RESTART = 1012;
 export const userTopic = (userId: string) => `user:${userId}`;
 export const conversationTopic = (c: ConversationRef) => `conversation:${c.kind}:${c.id}`;
 
-/** Every event a client can receive. */
-export type RealtimeEvent =
-  | { type: 'message.created'; message: ChatMessage }
-  /** A conversation's last message or someone's read position changed. */
-  | {
-      type: 'chat.updated';
-      conversation: ConversationRef;
-      last?: LastMessage;
-      read?: { userId: string; cursor: number };
-    }
-  /** The viewer's unread count of one conversation, counted when the event was made. */
-  | { type: 'unread.changed'; conversation: ConversationRef; friendId?: string; count: number }
-  | { type: 'friendRequest.changed'; requestId?: string }
-  | { type: 'group.changed'; groupId: string; change: 'created' | 'members' | 'joined' | 'left' | 'deleted' }
-  | { type: 'profile.changed'; userId: string }
-  | { type: 'document.changed'; documentId: string; courseId?: string }
-  | { type: 'typing'; conversation: ConversationRef; userId: string; name: string };
+export type { RealtimeEvent, SinceResult } from './realtime-responses.ts';
 
 export type RealtimeEventType = RealtimeEvent['type'];
 
@@ -80,13 +59,6 @@ export const clientFrameSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('visibility'), visible: z.boolean() }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
-
-/** Answer of the polling fallback (GET /api/realtime/since?cursor=N), the same data a resync sends. */
-export interface SinceResult {
-  events: RealtimeEvent[];
-  cursor: number;
-  truncated: boolean;
-}
 
 export const REALTIME_TIMING = {
   /** Server ping interval; a client that hears nothing for 2.5 intervals reconnects. */

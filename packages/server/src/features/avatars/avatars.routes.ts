@@ -1,12 +1,27 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
+import { errorResponses } from '../../platform/openapi.ts';
 import { AVATAR_SEED, renderAvatar } from './avatars.service.ts';
 
+const avatarParams = z.object({ file: z.string().describe('`<seed>.svg`') });
+
 export function avatarRoutes(_ctx: AppContext) {
-  return async (app: FastifyInstance) => {
-    /** GET /api/avatars/<seed>.svg: a generated robot avatar; the output depends only on the seed, so it is cached for good. */
-    app.get<{ Params: { file: string } }>('/api/avatars/:file', async (request, reply) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const avatar = {
+      summary: 'A generated robot avatar; the image depends only on the seed, so it is cached for good',
+      tags: ['profile'],
+      params: avatarParams,
+      response: {
+        200: { description: 'The SVG image', content: { 'image/svg+xml': { schema: z.string() } } },
+        ...errorResponses,
+      },
+    };
+    /** GET /api/avatars/<seed>.svg */
+    app.get('/api/avatars/:file', { schema: avatar }, async (request, reply) => {
       const match = /^(.+)\.svg$/.exec(request.params.file);
       const seed = match?.[1];
       if (!seed || !AVATAR_SEED.test(seed)) throw notFound();

@@ -1,14 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { uploadResponseSchema } from '@studybuddy/shared/files';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { errorResponses, fileResponse, noContent } from '../../platform/openapi.ts';
 import { canRead, registerAccessRule } from '../../platform/storage/access.ts';
 import { assertSafePath } from '../../platform/storage/storage.ts';
-import { requireUser } from '../auth/session.ts';
+import { requireUser, signedIn } from '../auth/session.ts';
 import { IMMUTABLE_CACHE, storeUpload } from './files.service.ts';
 import { resumableRoutes } from './resumable.routes.ts';
+import { describeResumableRoute } from './resumable.schemas.ts';
 
 /** `users/<id>/profile/…` is readable by every signed-in user; anything else under `users/<id>/` by its owner only. */
 function registerUserFolderRule(ctx: AppContext) {
@@ -23,21 +28,37 @@ const contentDisposition = (type: string, name: string) => {
   return `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`;
 };
 
+const uploadParams = z.object({ target: z.string().min(1).max(100).describe('The upload target (profile-image, …)') });
+const targetParams = z.record(z.string(), z.string().max(1000)).describe("The target's params (courseId, …)");
+const fileParams = z.object({ '*': z.string().describe('The stored object path') });
+
 export function filesRoutes(ctx: AppContext) {
   registerUserFolderRule(ctx);
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    const tags = ['files'];
+    app.addHook('onRoute', describeResumableRoute);
     await app.register(resumableRoutes(ctx));
     await app.register(fastifyMultipart, {
       limits: { fileSize: LIMITS.resumableThresholdBytes, files: 1, fields: 5, headerPairs: 50 },
     });
 
     /** Single-request upload (spec: files of 262144 bytes or less); params of the target in the query. */
-    app.post<{ Params: { target: string }; Querystring: Record<string, string> }>(
+    app.post(
       '/api/uploads/:target',
       {
         config: ctx.config.rateLimits
           ? { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: (r) => r.user?.id ?? r.ip } }
           : {},
+        preValidation: signedIn,
+        schema: {
+          summary: `Single-request upload (multipart field \`file\`, up to ${LIMITS.resumableThresholdBytes} bytes)`,
+          description: 'multipart/form-data; larger files go up resumably (tus) at /api/resumable.',
+          tags,
+          params: uploadParams,
+          querystring: targetParams,
+          response: { 201: uploadResponseSchema, ...errorResponses },
+        },
       },
       async (request, reply) => {
         const user = requireUser(request);
@@ -69,7 +90,13 @@ export function filesRoutes(ctx: AppContext) {
     );
 
     /** Stored files, for signed-in readers the folder's access rule allows; content-addressed, so cached for a year. */
-    app.get<{ Params: { '*': string } }>('/api/files/*', async (request, reply) => {
+    const files = {
+      summary: "A stored file, for signed-in readers the folder's access rule allows (cached for a year)",
+      tags,
+      params: fileParams,
+      response: { 200: fileResponse('The file'), 304: noContent, ...errorResponses },
+    };
+    app.get('/api/files/*', { schema: files }, async (request, reply) => {
       const reader = requireUser(request);
       const fullPath = request.params['*'];
       try {

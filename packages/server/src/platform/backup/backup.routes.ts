@@ -4,8 +4,10 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden } from '../errors.ts';
+import { errorResponses } from '../openapi.ts';
 import { announceServer, BACKUP_ROUTE, isLocalUnproxied, tokenMatches, withdrawServer } from './admin-access.ts';
 import { createArchive } from './archive.ts';
 import { dumpPglite } from './pglite-dump.ts';
@@ -39,7 +41,18 @@ export function backupRoutes(ctx: AppContext) {
     });
     app.addHook('onClose', () => withdrawServer(dataDir));
 
-    app.post(BACKUP_ROUTE, async (request, reply) => {
+    const schema = {
+      summary: 'A backup archive of the embedded database, files and secret key (npm run backup, this machine only)',
+      tags: ['operations'],
+      response: {
+        200: {
+          description: 'The .tar.gz archive',
+          content: { 'application/gzip': { schema: z.custom<NodeJS.ReadableStream>().describe('The archive') } },
+        },
+        ...errorResponses,
+      },
+    };
+    app.post(BACKUP_ROUTE, { schema }, async (request, reply) => {
       if (!isLocalUnproxied(request)) throw forbidden('Backups are made from this machine only (npm run backup).');
       if (!tokenMatches(ctx.config.secretKey, request.headers.authorization)) {
         throw forbidden('The backup token does not match this server’s SECRET_KEY.');

@@ -2,10 +2,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { MSG } from '@studybuddy/shared/messages';
 import type { MetricsConfig } from '../../config.ts';
 import type { AppContext } from '../context.ts';
 import { errorBody } from '../errors.ts';
+import { errorResponses } from '../openapi.ts';
 import type { Metrics } from './metrics.ts';
 import { processMetrics } from './process-metrics.ts';
 
@@ -68,7 +70,16 @@ export function installMetrics(app: FastifyInstance, ctx: AppContext): void {
   // Process metrics (event-loop delay among them) are measured from the start when they can be scraped.
   if (config.token || config.port !== undefined) processMetrics();
 
-  app.get(METRICS_PATH, async (request, reply) => {
+  const schema = {
+    summary: 'Prometheus metrics (with METRICS_TOKEN as a bearer token; otherwise 404 here, see METRICS_PORT)',
+    tags: ['operations'],
+    security: [{ metricsToken: [] }],
+    response: {
+      200: { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
+      ...errorResponses,
+    },
+  };
+  app.get(METRICS_PATH, { schema }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (!config.token) return reply.status(404).send(errorBody('not_found', MSG.api.notFound));
     if (!bearerMatches(request.headers.authorization, config.token)) {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type WebSocket from 'ws';
 import { z } from 'zod';
 import {
@@ -15,10 +16,12 @@ import {
   type ClientFrame,
   type ServerFrame,
 } from '@studybuddy/shared/realtime';
-import { findSessionUser, requireUser, SESSION_COOKIE } from '../../features/auth/session.ts';
+import { findSessionUser, requireUser, SESSION_COOKIE, signedIn } from '../../features/auth/session.ts';
 import { MSG } from '@studybuddy/shared/messages';
+import { sinceResultSchema } from '@studybuddy/shared/realtime-responses';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, parse } from '../errors.ts';
+import { errorResponses } from '../openapi.ts';
 import { quotaExceeded } from '../quota.ts';
 import { withRequestId } from '../request-context.ts';
 import type { Connection } from './hub.ts';
@@ -104,6 +107,10 @@ export function realtimeRoutes(ctx: AppContext) {
       await Promise.allSettled([...inFlight]);
     });
     await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+    // @fastify/websocket hides its routes from the API description; the socket is part of the API.
+    app.addHook('onRoute', (route) => {
+      if (route.url === WS_PATH && route.schema) route.schema.hide = false;
+    });
 
     const checkOrigin = (request: FastifyRequest) => {
       const origin = request.headers.origin;
@@ -264,6 +271,17 @@ export function realtimeRoutes(ctx: AppContext) {
       WS_PATH,
       {
         websocket: true,
+        schema: {
+          summary: 'The real-time WebSocket (DESIGN.md "Real-time"): JSON frames both ways',
+          description:
+            'Upgrade with the session cookie from our own origin. `cursor`: the last message cursor seen; the ' +
+            'server sends what was missed after it, then `resync.done`, then live frames (ServerFrame). Client ' +
+            'frames: resync, subscribe, unsubscribe, typing, send, pong, visibility (ClientFrame). Close codes: ' +
+            `4401 signed out, ${WS_CLOSE_QUOTA} too many sockets, ${WS_CLOSE_RESTART} service restart.`,
+          tags: ['realtime'],
+          querystring: wsQuerySchema,
+          response: { 101: z.null().describe('Switching Protocols: the WebSocket is open'), ...errorResponses },
+        },
         preValidation: async (request) => {
           checkOrigin(request);
           const user = requireUser(request);
@@ -361,9 +379,16 @@ export function realtimeRoutes(ctx: AppContext) {
       },
     );
 
-    app.get('/api/realtime/since', async (request) => {
+    const since = {
+      summary: 'Polling fallback of the socket: the events after `cursor` (where to start, without one)',
+      tags: ['realtime'],
+      querystring: sinceQuerySchema,
+      response: { 200: sinceResultSchema, ...errorResponses },
+    };
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.get('/api/realtime/since', { preValidation: signedIn, schema: since }, async (request) => {
       const user = requireUser(request);
-      const { cursor } = parse(sinceQuerySchema, request.query);
+      const { cursor } = request.query;
       // Without a cursor: where to start from (a client that never had a socket).
       if (cursor === undefined) return { events: [], cursor: await handlers.currentCursor(), truncated: false };
       return handlers.since(user.id, cursor, REALTIME_TIMING.resyncMax);

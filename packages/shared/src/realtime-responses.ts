@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { chatMessageSchema, conversationRefOutSchema, lastMessageShape } from './chat-responses.ts';
+
+/** The events of the real-time channel and the polling fallback's answer (schemas; types are inferred). */
+
+/** Every event a client can receive. */
+export const realtimeEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message.created'), message: chatMessageSchema }),
+  /** A conversation's last message or someone's read position changed. */
+  z.object({
+    type: z.literal('chat.updated'),
+    conversation: conversationRefOutSchema,
+    last: z.object(lastMessageShape).optional(),
+    read: z.object({ userId: z.string(), cursor: z.number() }).optional(),
+  }),
+  /** The viewer's unread count of one conversation, counted when the event was made. */
+  z.object({
+    type: z.literal('unread.changed'),
+    conversation: conversationRefOutSchema,
+    friendId: z.string().optional(),
+    count: z.number(),
+  }),
+  z.object({ type: z.literal('friendRequest.changed'), requestId: z.string().optional() }),
+  z.object({
+    type: z.literal('group.changed'),
+    groupId: z.string(),
+    change: z.enum(['created', 'members', 'joined', 'left', 'deleted']),
+  }),
+  z.object({ type: z.literal('profile.changed'), userId: z.string() }),
+  z.object({ type: z.literal('document.changed'), documentId: z.string(), courseId: z.string().optional() }),
+  z.object({ type: z.literal('typing'), conversation: conversationRefOutSchema, userId: z.string(), name: z.string() }),
+]);
+export type RealtimeEvent = z.infer<typeof realtimeEventSchema>;
+
+/** Answer of the polling fallback (GET /api/realtime/since?cursor=N), the same data a resync sends. */
+export const sinceResultSchema = z.object({
+  events: z.array(realtimeEventSchema),
+  cursor: z.number(),
+  truncated: z.boolean(),
+});
+export type SinceResult = z.infer<typeof sinceResultSchema>;
