@@ -1,7 +1,7 @@
 import { and, eq, ilike } from 'drizzle-orm';
 import type { DocumentSearchHit, TextUnit } from '@studybuddy/shared/documents-api';
 import type { Db } from '../../db/connect.ts';
-import { courseDocuments, documentPages } from '../../db/schema.ts';
+import { courseDocuments, documentPages } from '../../db/schema/documents.ts';
 
 const MAX_HITS = 30;
 const SNIPPET = 160;

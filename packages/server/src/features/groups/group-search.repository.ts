@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { GroupKind } from '@studybuddy/shared/groups';
 import type { Db } from '../../db/connect.ts';
-import { groupMembers, groups } from '../../db/schema.ts';
+import { groupMembers, groups } from '../../db/schema/groups.ts';
 import { tsvector } from '../../platform/full-text.ts';
 
 /** The search box's groups (issue 17): the user's own groups by the words of their name and description. */
