@@ -4,7 +4,7 @@ import model from 'wink-eng-lite-web-model';
 import { trimLineEnds, trimTrailing } from '@studybuddy/shared/text-scan';
 import { sections } from '../extraction/sections.ts';
 import { htmlToText, looksLikeHtml } from '../html-text.ts';
-import { analyse, forWink, type Sentence } from './text-analysis.ts';
+import { analyse, forWink, READ_BUDGET, readableLength, type Sentence } from './text-analysis.ts';
 
 const pick4 = ({ terms, phrases, words }: Sentence) => ({ terms, phrases, words });
 
@@ -286,5 +286,23 @@ describe('text passes stay linear on hostile input and unchanged on ordinary inp
     expect(fed).not.toMatch(/[^ \n]{101}/u);
     expect([...fed].every((ch) => ch.length === 2 || !/[\uD800-\uDFFF]/.test(ch))).toBe(true);
     expect(analyse(text).map((s) => s.text)[0]).toBe('Dr. Smith\u00a0teaches.');
+  });
+
+  it('reads prose whole, but a text of symbols only up to the read budget', () => {
+    const prose =
+      'Photosynthesis turns light into chemical energy; cells store it as ATP (mostly) in their mitochondria. ';
+    const book = prose.repeat(Math.ceil(500_000 / prose.length)).slice(0, 500_000);
+    expect(readableLength(book)).toBe(book.length);
+    for (const unit of ['<a ', '"a ', 'a/b ', '<']) {
+      const text = unit.repeat(Math.ceil(480_000 / unit.length));
+      const read = readableLength(text);
+      expect(read, unit).toBeLessThan(text.length / 4);
+      expect(read, unit).toBeGreaterThan(READ_BUDGET / 25);
+    }
+    // What is left out is left out of the sentences too; what is read keeps its offsets.
+    const tail = `${'<a '.repeat(160_000)}Mitochondria make energy.`;
+    const sentences = analyse(tail);
+    expect(sentences.map((s) => s.text).join(' ')).not.toContain('Mitochondria');
+    for (const s of sentences) expect(tail.slice(s.start, s.end)).toBe(s.text);
   });
 });
