@@ -1,10 +1,8 @@
-import { and, eq, gt } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.ts';
-import { sessions, users } from '../../db/schema/auth.ts';
-import { newToken, sha256 } from '../../platform/passwords.ts';
-import * as platformSession from '../../platform/session.ts';
-import type { SessionStore, SessionUser } from '../../platform/session.ts';
+import type { SessionStore } from '../../platform/session.ts';
+import { findSessionUser } from './sessions.repository.ts';
+
+export { createSession, deleteSession, findSessionUser } from './sessions.repository.ts';
 
 // The session helpers every route used from here now live in the platform (platform/session.ts).
 export {
@@ -16,35 +14,5 @@ export {
   type SessionUser,
 } from '../../platform/session.ts';
 
-const SESSION_MS = 30 * 24 * 60 * 60 * 1000;
-
-export async function createSession(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
-  const { token, hash } = newToken();
-  const expiresAt = new Date(Date.now() + SESSION_MS);
-  await db.insert(sessions).values({ id: hash, userId, expiresAt });
-  return { token, expiresAt };
-}
-
-export async function findSessionUser(db: Db, token: string): Promise<SessionUser | null> {
-  const id = sha256(token);
-  const [row] = await db
-    .select({ id: users.id, email: users.email, emailVerified: users.emailVerified, disabled: users.disabled })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
-    .limit(1);
-  if (!row || row.disabled) return null;
-  return { id: row.id, email: row.email, emailVerified: row.emailVerified, sessionId: id };
-}
-
-export async function deleteSession(db: Db, sessionId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
-}
-
 /** The platform's session store over this feature's `sessions` and `users` tables. */
 export const createSessionStore = (db: Db): SessionStore => ({ find: (token) => findSessionUser(db, token) });
-
-/** Resolves `request.user` from the session cookie for every API request. */
-export function installSessionResolver(app: FastifyInstance, db: Db): void {
-  platformSession.installSessionResolver(app, createSessionStore(db));
-}

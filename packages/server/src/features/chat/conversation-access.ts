@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { peerOf, type ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
@@ -75,7 +75,3 @@ export function accessSql(ctx: AppContext): AccessSql {
     group: ctx.registry.conversationKinds.get('group')?.sql ?? null,
   };
 }
-
-/** A subquery of the ids of the user's groups (none when groups are not registered). */
-export const groupIdsOf = (access: AccessSql, userId: SQL): SQL =>
-  access.group ? access.group.idsOf(userId) : sql`select null::text where false`;

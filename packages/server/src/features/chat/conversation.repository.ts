@@ -5,7 +5,7 @@ import type { Db } from '../../db/connect.ts';
 import { chats, messages, readState } from '../../db/schema/chat.ts';
 import { sqlText } from '../../db/sql-text.ts';
 import { profiles } from '../profile/profiles.service.ts';
-import { groupIdsOf, type AccessSql } from './conversation-access.ts';
+import type { AccessSql } from './conversation-access.ts';
 
 /** Only this module touches the message tables of both conversation kinds. */
 
@@ -376,7 +376,8 @@ function memberChats(access: AccessSql, userId: string): SQL {
 }
 
 /** Ids of the groups the user is a member of (a hot group also needs its course: the caller filters). */
-const memberGroups = (access: AccessSql, userId: string) => groupIdsOf(access, sql`${userId}`);
+const memberGroups = (access: AccessSql, userId: string): SQL =>
+  access.group ? access.group.idsOf(sql`${userId}`) : sql`select null::text where false`;
 
 /** How far back (in cursors) a resync looks for messages that committed out of order. */
 export const RESYNC_LOOKBACK = 2000;
