@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GroupKind } from './groups.ts';
 import { MSG } from './messages.ts';
 import { ROUTES } from './routes.ts';
-import type { CourseworkHit, DocumentHit, GroupHit, MessageHit } from './search-responses.ts';
+import type { CourseworkHit, DocumentHit, GroupHit, MessageHit, PersonHit } from './search-responses.ts';
 
 /** Contracts of the one search box (issue 17): people, groups, messages, coursework and course documents. */
 
@@ -89,9 +89,12 @@ export const MESSAGE_PARAM = 'message';
 const query = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 const groupParams = (id: string, kind: GroupKind | null) => ({ ...(kind === 'hot' ? { tab: 'hot' } : {}), group: id });
 
-/** Where each kind of result opens (a student who is not a friend opens as a profile, in place). */
+/** Where each kind of result opens. */
 export const searchPaths = {
   friend: (uid: string) => `${ROUTES.friends}${query({ friend: uid })}`,
+  /** A student who is not a friend: their card in the match finder (found again there by their name). */
+  student: (hit: Pick<PersonHit, 'uid' | 'name'>) =>
+    `${ROUTES.matchmaking}${query({ student: hit.uid, name: hit.name.text })}`,
   group: (hit: Pick<GroupHit, 'id' | 'kind'>) => `${ROUTES.groups}${query(groupParams(hit.id, hit.kind))}`,
   /** The conversation, opened at the message (`message` is its cursor). */
   message: (hit: Pick<MessageHit, 'conversation' | 'peerId' | 'groupKind' | 'cursor'>) =>

@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { AppShell, Avatar, Burger, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Box, Burger, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, UserRound } from 'lucide-react';
@@ -14,6 +14,7 @@ import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { FriendsUnreadBadge } from '../features/conversations/index.ts';
 import { NotificationBadge } from '../features/social/index.ts';
 import { forgetDevice } from '../features/push/index.ts';
+import { SearchLauncher } from '../features/search/index.ts';
 import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 import { RealtimeProvider } from './realtime-provider.tsx';
 import { forgetLastUser } from './pwa/last-user.ts';
@@ -56,14 +57,22 @@ export function Shell({ profile }: { profile: OwnProfile }) {
           <Group h="100%" gap="sm">
             <Burger opened={opened} onClick={toggle} size="sm" aria-label="Toggle navigation" />
             <Text fw={700}>StudyBuddy</Text>
+            {isMobile && (
+              <Box ml="auto">
+                <SearchLauncher compact />
+              </Box>
+            )}
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="sm" aria-label="Main navigation" inert={isMobile && !opened}>
           <AppShell.Section>
             {!isMobile && (
-              <Text fw={800} size="xl" c="indigo" px="sm" py="xs">
-                StudyBuddy
-              </Text>
+              <>
+                <Text fw={800} size="xl" c="indigo" px="sm" py="xs">
+                  StudyBuddy
+                </Text>
+                <SearchLauncher compact={false} />
+              </>
             )}
           </AppShell.Section>
           <AppShell.Section grow mt="sm">

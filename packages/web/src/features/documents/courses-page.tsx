@@ -27,6 +27,23 @@ export default function CoursesPage() {
   const course = courses.find((c) => c.id === courseId);
   const [panelOpen, setPanelOpen] = useState(!!documentId);
   const [focus, setFocus] = useState<TextFocus | null>(null);
+  // ?page=N&at=start-end (a search result): the document opens at that page, the word found highlighted.
+  const target =
+    documentId && params.get('page') ? `${documentId}|${params.get('page')}|${params.get('at') ?? ''}` : null;
+  const [openedTarget, setOpenedTarget] = useState<string | null>(null);
+  if (target !== openedTarget) {
+    setOpenedTarget(target);
+    if (target) {
+      const page = Number(params.get('page'));
+      const [a, b] = (params.get('at') ?? '').split('-').map(Number);
+      const start = a !== undefined && Number.isInteger(a) && a >= 0 ? a : 0;
+      const end = b !== undefined && Number.isInteger(b) && b >= start ? b : start;
+      if (Number.isInteger(page) && page > 0) {
+        setFocus({ page, start, end, nonce: page * 1e6 + start });
+        setPanelOpen(true);
+      }
+    }
+  }
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [showFilters, setShowFilters] = useState(false);

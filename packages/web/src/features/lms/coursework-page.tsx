@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box, Button, Center, Group, Loader, LoadingOverlay, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Box, Button, Center, Group, Loader, LoadingOverlay, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { FilterX, RefreshCw } from 'lucide-react';
 import dayjs from 'dayjs';
+import { useSearchParams } from 'react-router';
 import { filterCoursework, groupOptions, sortCoursework } from '@studybuddy/shared/coursework-filters';
 import { MSG } from '@studybuddy/shared/messages';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
@@ -68,6 +69,9 @@ function Coursework({
   const { prefs, update, reset } = useCourseworkPreferences(userId);
   const [search, setSearch] = useState('');
   const [now, setNow] = useState(() => new Date());
+  // ?item=<id> (a search result): that item is shown first, whatever the filters.
+  const [params, setParams] = useSearchParams();
+  const foundId = params.get('item');
   // The error the user closed; a new failure shows again.
   const [dismissedError, setDismissedError] = useState<unknown>(null);
 
@@ -83,6 +87,7 @@ function Coursework({
   const names = useMemo(() => Object.fromEntries(courses.map((c) => [c.id, c.name])), [courses]);
   const ids = useMemo(() => courses.map((c) => c.id), [courses]);
   const items = useMemo(() => data?.coursework ?? [], [data]);
+  const found = foundId ? items.find((i) => i.id === foundId) : undefined;
   const groups = useMemo(() => groupOptions(items, prefs.selectedCourses), [items, prefs.selectedCourses]);
   // A saved group that the selected courses no longer have counts as All Groups.
   const effective = useMemo(
@@ -151,6 +156,30 @@ function Coursework({
     <>
       {header}
       <Stack gap="md" pos="relative">
+        {found && (
+          <Paper
+            withBorder
+            p="sm"
+            component="section"
+            aria-labelledby="coursework-found"
+            data-testid="coursework-found"
+          >
+            <Group justify="space-between" mb="xs">
+              <Text id="coursework-found" fw={600}>
+                {MSG.search.foundCoursework}
+              </Text>
+              <Button variant="subtle" size="compact-sm" onClick={() => setParams({}, { replace: true })}>
+                {MSG.search.hideFound}
+              </Button>
+            </Group>
+            <CourseworkCard
+              item={found}
+              courseName={names[found.course_id] ?? found.course_id}
+              color={courseColor(found.course_id, ids)}
+              now={now}
+            />
+          </Paper>
+        )}
         {calendar.exportBar}
         <CourseworkFiltersBar
           prefs={effective}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ActionIcon, Button, Center, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Search, Sparkles } from 'lucide-react';
@@ -26,6 +27,24 @@ export default function MatchFinderPage() {
   const [picked, setPicked] = useState<MatchCandidate | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
   const actions = useRequestActions();
+
+  // ?student=<id>&name=<name> (the search box): that student's card, found by their name as the user search would.
+  const [params, setParams] = useSearchParams();
+  const studentId = params.get('student');
+  const studentName = params.get('name');
+  useEffect(() => {
+    if (!studentId || !studentName) return;
+    let live = true;
+    const done = () => live && setParams({}, { replace: true });
+    socialApi.search(studentName).then((found) => {
+      const candidate = found.users.find((u) => u.uid === studentId);
+      if (live && candidate) setPicked(candidate);
+      done();
+    }, done);
+    return () => {
+      live = false;
+    };
+  }, [studentId, studentName, setParams]);
 
   const list = matches.data?.pages.flatMap((p) => p.candidates) ?? [];
   const current = picked ?? list[index];
