@@ -112,6 +112,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void Promise.allSettled([...cleanups].map((fn) => fn())).then(() => process.exit(130));
   });
 }
+// A stray error (a client socket's, outside any leg) cleans up too before the process goes.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.once(event, (err: unknown) => {
+    console.error(`\n${event}: ${err instanceof Error ? err.stack : String(err)}\ncleaning up…`);
+    void Promise.allSettled([...cleanups].map((fn) => fn())).then(() => process.exit(1));
+  });
+}
 
 /** A fresh PostgreSQL database for `fn`, dropped afterwards (and on Ctrl+C). */
 export async function withDatabase<T>(prefix: string, fn: (url: string, name: string) => Promise<T>): Promise<T> {
