@@ -36,7 +36,10 @@ export function startPush(ctx: AppContext): () => Promise<void> {
     presence: new Presence(ctx.db, ctx.log),
   };
   runtimes.set(ctx, runtime);
-  ctx.realtime.handle({ visibility: (userId, socketId, visible) => runtime.presence.set(userId, socketId, visible) });
+  ctx.realtime.registerOp('visibility', async ({ userId, socketId }, frame) => {
+    await runtime.presence.set(userId, socketId, frame.visible);
+  });
+  ctx.realtime.onSocketClosed(({ userId, socketId }) => runtime.presence.set(userId, socketId, false));
   return async () => {
     runtimes.delete(ctx);
     await runtime.sender.close();

@@ -16,7 +16,6 @@ import {
   type ClientFrame,
   type ServerFrame,
 } from '@studybuddy/shared/realtime';
-import { findSessionUser, requireUser, SESSION_COOKIE, signedIn } from '../../features/auth/session.ts';
 import { MSG } from '@studybuddy/shared/messages';
 import { sinceResultSchema } from '@studybuddy/shared/realtime-responses';
 import type { AppContext } from '../context.ts';
@@ -24,6 +23,7 @@ import { AppError, forbidden, parse } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
 import { quotaExceeded } from '../quota.ts';
 import { withRequestId } from '../request-context.ts';
+import { requireUser, SESSION_COOKIE, signedIn } from '../session.ts';
 import type { Connection } from './hub.ts';
 import { createSocketPresence } from './socket-presence.ts';
 
@@ -57,8 +57,6 @@ interface SocketState {
   held: string[] | null;
   /** This socket's id for the features that track it (push presence). */
   id: string;
-  /** Whether the tab last said it is visible. */
-  visible: boolean;
   write(frame: string): void;
 }
 
@@ -78,11 +76,17 @@ function closeReason(text: string): string {
         .replace(/\uFFFD$/, '') + '...';
 }
 
-/** The WebSocket of DESIGN.md "Real-time" at /api/ws, and its polling fallback GET /api/realtime/since?cursor=N. */
+/**
+ * The WebSocket at /api/ws (docs/architecture.md "Real-time"), and its polling fallback GET
+ * /api/realtime/since?cursor=N. The socket itself answers pong, resync, subscribe and unsubscribe; which topics
+ * a user may hear, every other client frame, and where missed events come from are the features' (registered on
+ * `ctx.realtime`).
+ */
 export function realtimeRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const allowedOrigin = new URL(ctx.config.publicUrl).origin;
-    const { hub, handlers } = ctx.realtime;
+    const { realtime } = ctx;
+    const { hub } = realtime;
     const sockets = new Set<SocketState>();
     /** Open sockets per student on every instance together (QUOTA_SOCKETS). */
     const presence = createSocketPresence(ctx.database, ctx.log);
@@ -131,7 +135,7 @@ export function realtimeRoutes(ctx: AppContext) {
           if (!sockets.has(s)) continue;
           s.checkedAt = Date.now();
           try {
-            const user = await findSessionUser(ctx.db, s.token);
+            const user = await ctx.sessions.find(s.token);
             if (!user || user.id !== s.conn.userId) s.ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated');
           } catch (err) {
             ctx.log.warn({ err }, 'realtime: session recheck failed');
@@ -181,7 +185,7 @@ export function realtimeRoutes(ctx: AppContext) {
       s.held ??= [];
       const replayed = new Set<string>();
       try {
-        const result = await handlers.since(s.conn.userId, cursor, REALTIME_TIMING.resyncMax);
+        const result = await realtime.replay.since(s.conn.userId, cursor, REALTIME_TIMING.resyncMax);
         for (const event of result.events) {
           if (event.type === 'message.created') replayed.add(event.message.id);
           s.write(JSON.stringify({ type: 'event', event } satisfies ServerFrame));
@@ -209,9 +213,7 @@ export function realtimeRoutes(ctx: AppContext) {
           await resync(s, frame.cursor);
           return;
         case 'subscribe': {
-          const allowed =
-            frame.topic === userTopic(conn.userId) || (await handlers.authorizeTopic(conn.userId, frame.topic));
-          if (!allowed) throw forbidden();
+          if (!(await realtime.authorizeTopic(conn.userId, frame.topic))) throw forbidden();
           hub.subscribe(conn, frame.topic);
           send({ type: 'subscribed', topic: frame.topic });
           return;
@@ -219,19 +221,12 @@ export function realtimeRoutes(ctx: AppContext) {
         case 'unsubscribe':
           if (frame.topic !== userTopic(conn.userId)) hub.unsubscribe(conn, frame.topic);
           return;
-        case 'typing':
-          await handlers.typing(conn.userId, frame.conversation);
-          return;
-        case 'send': {
-          const result = await handlers.send(conn.userId, frame.conversation, frame.message);
-          send({ type: 'ack', ref: frame.message.id, message: result.message, created: result.created });
-          return;
+        default: {
+          const handler = realtime.opHandler(frame.op);
+          if (!handler) throw new AppError(400, 'bad_request', 'This operation is not available.');
+          const answer = await handler({ userId: conn.userId, socketId: s.id }, frame as never);
+          if (answer) send(answer);
         }
-        case 'visibility':
-          if (s.visible === frame.visible) return;
-          s.visible = frame.visible;
-          await handlers.visibility(conn.userId, s.id, frame.visible);
-          return;
       }
     };
 
@@ -252,8 +247,9 @@ export function realtimeRoutes(ctx: AppContext) {
         } catch {
           throw new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
         }
-        const maybe = json as { op?: string; message?: { id?: unknown } };
-        if (maybe?.op === 'send' && typeof maybe.message?.id === 'string') ref = maybe.message.id;
+        // An error about a frame that carries a message names the message, so the client knows which failed.
+        const maybe = json as { message?: { id?: unknown } } | null;
+        if (typeof maybe?.message?.id === 'string') ref = maybe.message.id;
         const frame = parse(clientFrameSchema, json);
         const handled = handleFrame(s, frame)
           .catch((err: unknown) => {
@@ -345,7 +341,6 @@ export function realtimeRoutes(ctx: AppContext) {
           token: request.cookies[SESSION_COOKIE] ?? '',
           held: null,
           id: randomUUID(),
-          visible: false,
           write,
         };
         // A reconnecting client names its last cursor in the address: the resync starts before any live event
@@ -361,16 +356,13 @@ export function realtimeRoutes(ctx: AppContext) {
         ws.on('close', () => {
           sockets.delete(state);
           hub.remove(conn);
-          if (state.visible) {
-            state.visible = false;
-            handlers.visibility(user.id, state.id, false).catch((err: unknown) => {
-              ctx.log.warn({ err }, 'realtime: clearing visibility failed');
-            });
-          }
+          realtime.socketClosed({ userId: user.id, socketId: state.id }).catch((err: unknown) => {
+            ctx.log.warn({ err }, 'realtime: telling the features a socket closed failed');
+          });
           request.log.debug('socket closed');
         });
         try {
-          write(JSON.stringify({ type: 'hello', cursor: await handlers.currentCursor() } satisfies ServerFrame));
+          write(JSON.stringify({ type: 'hello', cursor: await realtime.replay.cursor() } satisfies ServerFrame));
           if (since !== undefined) await resync(state, since, true);
         } catch (err) {
           ctx.log.error({ err }, 'realtime: hello failed');
@@ -390,8 +382,8 @@ export function realtimeRoutes(ctx: AppContext) {
       const user = requireUser(request);
       const { cursor } = request.query;
       // Without a cursor: where to start from (a client that never had a socket).
-      if (cursor === undefined) return { events: [], cursor: await handlers.currentCursor(), truncated: false };
-      return handlers.since(user.id, cursor, REALTIME_TIMING.resyncMax);
+      if (cursor === undefined) return { events: [], cursor: await realtime.replay.cursor(), truncated: false };
+      return realtime.replay.since(user.id, cursor, REALTIME_TIMING.resyncMax);
     });
   };
 }
