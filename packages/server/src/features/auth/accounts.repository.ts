@@ -3,7 +3,6 @@ import { and, eq, gt, isNull, lte, ne } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { authCodes, oauthIdentities, sessions, users } from '../../db/schema/auth.ts';
 import { newToken, sha256 } from '../../platform/passwords.ts';
-import { profiles } from '../profile/profiles.service.ts';
 
 export type AccountRow = typeof users.$inferSelect;
 export type CodePurpose = 'verifyEmail' | 'resetPassword';
@@ -109,9 +108,6 @@ export async function findIdentity(db: Db, provider: string, subject: string): P
 export async function insertIdentity(db: Db, provider: string, subject: string, userId: string): Promise<void> {
   await db.insert(oauthIdentities).values({ provider, subject, userId });
 }
-
-/** session.routes.ts still calls the profile owner from here. */
-export const ensureProfile = profiles.ensure;
 
 /** True for a unique-constraint violation (PostgreSQL and PGlite both report SQLSTATE 23505). */
 export function isUniqueViolation(err: unknown): boolean {

@@ -20,7 +20,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
 import { notFound } from '../../platform/errors.ts';
 import { errorResponses, noContent, redirect } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
 import { feedIcs, getFeed, regenerateFeed, revokeFeed } from './feed.service.ts';
 import { GoogleApiError, GoogleAuthError } from './google-client.ts';

@@ -20,7 +20,7 @@ import {
 } from '@studybuddy/shared/chat-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { registerChatFiles, storeAttachment } from './attachments.service.ts';
 import { chatInfo, listChats, unreadCounts } from './chat.service.ts';
 import { registerChatSocket } from './chat.socket.ts';

@@ -39,7 +39,7 @@ import { AppError, badRequest, parse } from '../../platform/errors.ts';
 import { errorResponses, fileResponse } from '../../platform/openapi.ts';
 import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
 import { registerAccessRule } from '../../platform/storage/access.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { registerUploadTarget } from '../files/files.service.ts';
 import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
 import { canvasFilesFor, setCanvasFilesSource, type CanvasFilesSource } from './canvas-files.ts';

@@ -10,7 +10,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { errorResponses, fileResponse, noContent } from '../../platform/openapi.ts';
 import { canRead, registerAccessRule } from '../../platform/storage/access.ts';
 import { assertSafePath } from '../../platform/storage/storage.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { IMMUTABLE_CACHE, storeUpload } from './files.service.ts';
 import { resumableRoutes } from './resumable.routes.ts';
 import { describeResumableRoute } from './resumable.schemas.ts';

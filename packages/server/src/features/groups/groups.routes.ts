@@ -10,7 +10,7 @@ import {
 } from '@studybuddy/shared/groups-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, noContent } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import {
   addMembers,
   createGroup,

@@ -15,7 +15,7 @@ import {
 } from '@studybuddy/shared/lms-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, noContent } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { loadCoursework } from './coursework.service.ts';
 import { connectCanvas, disconnectCanvas, fetchCanvasCourses, lmsStatus } from './lms.service.ts';
 

@@ -9,7 +9,7 @@ import {
 import { ownProfileSchema } from '@studybuddy/shared/session-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, okSchema } from '../../platform/openapi.ts';
-import { clearSessionCookie, requireUser, signedIn } from '../auth/session.ts';
+import { clearSessionCookie, requireUser, signedIn } from '../../platform/session.ts';
 import { deleteAccount } from './account-deletion.service.ts';
 import { getOwnProfile, registerProfileUploads, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
 

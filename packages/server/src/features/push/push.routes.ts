@@ -11,7 +11,7 @@ import { PUSH_API } from '@studybuddy/shared/push-api';
 import { pushKeySchema, pushOkSchema, pushSettingsViewSchema } from '@studybuddy/shared/push-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../auth/session.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { muteGroup, saveSettings, settingsView, startPush, subscribe, unsubscribe } from './push.service.ts';
 
 /** Web Push: the VAPID public key, this browser's subscription, the student's switches and muted groups. */

@@ -18,7 +18,7 @@ import { errorResponses, okSchema } from '../../platform/openapi.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
 import { MSG } from '@studybuddy/shared/messages';
 import { notifyFriendRequest, notifyRequestAccepted } from '../push/push.service.ts';
-import { signedIn } from '../auth/session.ts';
+import { signedIn } from '../../platform/session.ts';
 import { requireMember } from './member.ts';
 import { noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
 import { disableRequestMails } from './request-mail.repository.ts';

@@ -6,7 +6,8 @@ import { courseKey } from '@studybuddy/shared/match-score';
 import { UNIVERSITIES, type UniversityKey } from '@studybuddy/shared/universities';
 import type { Db } from '../../db/connect.ts';
 import { connections, profileCourses, profiles, users } from '../../db/schema.ts';
-import { createSession, SESSION_COOKIE } from '../auth/session.ts';
+import { SESSION_COOKIE } from '../../platform/session.ts';
+import { createSession } from '../auth/session.ts';
 
 export interface StudentSpec {
   college?: UniversityKey;
