@@ -4,6 +4,7 @@ import type { SessionInfo } from '@studybuddy/shared/session';
 import { sessionInfoSchema } from '@studybuddy/shared/session-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { okSchema } from '../../platform/openapi.ts';
+import { accountDeletionRoutes } from './account-deletion.routes.ts';
 import { accountRoutes } from './account.routes.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { profiles } from '../profile/profiles.service.ts';
@@ -15,6 +16,7 @@ export function sessionRoutes(ctx: AppContext) {
     const app = base.withTypeProvider<ZodTypeProvider>();
     await app.register(accountRoutes(ctx));
     await app.register(oidcRoutes(ctx));
+    await app.register(accountDeletionRoutes(ctx));
     const tags = ['accounts'];
 
     const session = {

@@ -21,7 +21,7 @@ import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypt
 import { notFound } from '../../platform/errors.ts';
 import { errorResponses, noContent, redirect } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
+import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { feedIcs, getFeed, regenerateFeed, revokeFeed } from './feed.service.ts';
 import { GoogleApiError, GoogleAuthError } from './google-client.ts';
 import {

@@ -41,7 +41,7 @@ import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-qu
 import { registerAccessRule } from '../../platform/storage/access.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
 import { registerUploadTarget } from '../files/files.service.ts';
-import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
+import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { canvasFilesFor, setCanvasFilesSource, type CanvasFilesSource } from './canvas-files.ts';
 import { fetchCourseFiles } from './course-files.ts';
 import { createDocumentAi } from './document-ai.ts';

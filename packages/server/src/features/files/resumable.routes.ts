@@ -9,7 +9,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, errorBody, notFound } from '../../platform/errors.ts';
 import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
 import { requireUser, type SessionUser } from '../auth/session.ts';
-import { registerAccountCleanup } from '../profile/account-deletion.service.ts';
+import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { stagingDir, uploadTarget } from './files.service.ts';
 import { createCompletion, paramsOf } from './resumable-completion.ts';
 import { ResumableStore } from './resumable-store.ts';

@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  deleteAccountSchema,
-  notificationSettingsSchema,
-  PROFILE_API,
-  profileUpdateSchema,
-} from '@studybuddy/shared/profile';
+import { notificationSettingsSchema, PROFILE_API, profileUpdateSchema } from '@studybuddy/shared/profile';
 import { ownProfileSchema } from '@studybuddy/shared/session-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { errorResponses, okSchema } from '../../platform/openapi.ts';
-import { clearSessionCookie, requireUser, signedIn } from '../../platform/session.ts';
-import { deleteAccount } from './account-deletion.service.ts';
+import { errorResponses } from '../../platform/openapi.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
 import { getOwnProfile, registerProfileUploads, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
 
 export function profileRoutes(ctx: AppContext) {
@@ -59,28 +53,6 @@ export function profileRoutes(ctx: AppContext) {
         },
       },
       async (request) => saveNotificationSettings(ctx, requireUser(request).id, request.body),
-    );
-
-    app.delete(
-      PROFILE_API.account,
-      {
-        config: ctx.config.rateLimits
-          ? { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (r) => r.user?.id ?? r.ip } }
-          : {},
-        preValidation,
-        schema: {
-          summary: 'Deletes the account after a password (or fresh social sign-in) confirmation',
-          tags,
-          body: deleteAccountSchema,
-          response: { 200: okSchema, ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const user = requireUser(request);
-        await deleteAccount(ctx, user, request.body.password);
-        clearSessionCookie(reply);
-        return { ok: true as const };
-      },
     );
   };
 }
