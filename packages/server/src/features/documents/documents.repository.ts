@@ -2,7 +2,6 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { CitationDto, DocumentErrorKind, DocumentStatus } from '@studybuddy/shared/documents-api';
 import type { Db } from '../../db/connect.ts';
 import { courseDocuments, documentPages, documentQuestions } from '../../db/schema/documents.ts';
-import { profiles } from '../profile/profiles.service.ts';
 import type { ExtractedPage } from './extraction/extract-types.ts';
 
 export type DocumentRow = typeof courseDocuments.$inferSelect;
@@ -276,6 +275,3 @@ export async function listCoursePages(
     )
     .orderBy(courseDocuments.name, documentPages.page);
 }
-
-/** The user's courses as on their profile (the Courses sidebar and upload targets), from the profile owner. */
-export const profileCourses = (db: Db, userId: string) => profiles.courses(db, userId);

@@ -46,13 +46,13 @@ import { canvasFilesFor, setCanvasFilesSource, type CanvasFilesSource } from './
 import { fetchCourseFiles } from './course-files.ts';
 import { createDocumentAi } from './document-ai.ts';
 import { processJob } from './document-processor.ts';
-import { searchCourse } from './document-search.ts';
+import { searchCourse } from './document-search.repository.ts';
 import { createDocumentsService, SummaryFailure } from './documents.service.ts';
 import { WorkerLane, type LaneOptions } from './extraction/worker-lane.ts';
 import { NlpLane } from './nlp-lane.ts';
-import * as repo from './documents.repository.ts';
 import { lmsCanvasFiles } from './lms-canvas-files.ts';
 import { documentsFolder, uploadsFolder } from './storage-paths.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 export interface DocumentsOptions {
   canvas?: CanvasFilesSource;
@@ -143,7 +143,7 @@ export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {})
       kind: 'file',
       maxBytes: DOCUMENT_MAX_UPLOAD_BYTES,
       async folder(user, params) {
-        const courses = await repo.profileCourses(ctx.db, user.id);
+        const courses = await profiles.courses(ctx.db, user.id);
         if (!courses.some((c) => c.id === params.courseId)) throw badRequest(MSG.courses.courseRequired, 'courseId');
         return uploadsFolder(user.id);
       },

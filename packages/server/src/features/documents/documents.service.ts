@@ -31,6 +31,7 @@ import { toDetailDto, toDocumentDto, toQuestionDto } from './documents.mapper.ts
 import type { PageText } from './text-types.ts';
 import { storagePathFor, uploadsFolder } from './storage-paths.ts';
 import { withTransaction } from '../../db/transaction.ts';
+import { profiles } from '../profile/profiles.service.ts';
 
 const CANVAS_LIST_TTL_MS = 2 * 60_000;
 const PROCESSING = new Set(['queued', 'extracting', 'ocr', 'summarising']);
@@ -123,7 +124,7 @@ export function createDocumentsService(deps: {
   }
 
   async function assertOwnCourse(userId: string, courseId: string): Promise<void> {
-    const courses = await repo.profileCourses(ctx.db, userId);
+    const courses = await profiles.courses(ctx.db, userId);
     if (!courses.some((c) => c.id === courseId)) throw badRequest(MSG.courses.courseRequired, 'courseId');
   }
 

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { rows } from '../../db/rows.ts';
-import { profiles } from '../profile/profiles.service.ts';
 
 /** Takes the day's mail slot of this sender → recipient pair; false when a mail went less than a day ago. */
 export async function claimMailSlot(db: Db, fromUserId: string, toUserId: string): Promise<boolean> {
@@ -14,6 +13,3 @@ export async function claimMailSlot(db: Db, fromUserId: string, toUserId: string
   );
   return claimed.length > 0;
 }
-
-/** One-click unsubscribe (social.routes.ts calls it from here): the profile owner turns e-mail notices off. */
-export const disableRequestMails = (db: Db, userId: string) => profiles.disableNotifications(db, userId);

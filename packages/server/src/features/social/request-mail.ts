@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ROUTES } from '@studybuddy/shared/routes';
+import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { MailMessage } from '../../platform/mail.ts';
 import { profiles } from '../profile/profiles.service.ts';
@@ -45,6 +46,9 @@ export function friendRequestMail(publicUrl: string, to: string, senderName: str
       `<p>— StudyBuddy</p>`,
   };
 }
+
+/** One-click unsubscribe: the profile owner turns the student's e-mail notices off (false: no such profile). */
+export const disableRequestMails = (db: Db, userId: string) => profiles.disableNotifications(db, userId);
 
 /** Sends the notice when the recipient wants it; never throws (the request itself already succeeded). */
 export async function noticeFriendRequest(ctx: AppContext, fromUserId: string, toUserId: string): Promise<void> {

@@ -20,8 +20,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { notifyFriendRequest, notifyRequestAccepted } from '../push/push.service.ts';
 import { signedIn } from '../../platform/session.ts';
 import { requireMember } from './member.ts';
-import { noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
-import { disableRequestMails } from './request-mail.repository.ts';
+import { disableRequestMails, noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
 import { matchPage, search } from './match.service.ts';
 import { acceptRequest, declineRequest, sendRequest, unfriend, unsendRequest } from './requests.service.ts';
 import {
