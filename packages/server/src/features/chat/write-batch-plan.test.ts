@@ -31,9 +31,7 @@ describe('the batch write plan', () => {
     const { text } = writeBatchStatement(accessSql(t.app.ctx));
     const literal = `'${json.replaceAll("'", "''")}'`;
     const result = await t.app.ctx.db.execute(sql.raw(`explain ${text.replace('$1', literal)}`));
-    const plan = (result as unknown as { rows: Record<string, string>[] }).rows
-      .map((r) => r['QUERY PLAN'])
-      .join('\n');
+    const plan = (result as unknown as { rows: Record<string, string>[] }).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toContain('SubPlan');
     expect(plan).not.toMatch(/hashed SubPlan/i);
   });
