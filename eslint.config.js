@@ -2,6 +2,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import regexp from 'eslint-plugin-regexp';
+import { readdirSync } from 'node:fs';
+
+const serverFeatures = readdirSync(new URL('./packages/server/src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Tests and their support seed and read any table; the import rules are for the running server. */
+const SERVER_TEST_SUPPORT = [
+  '**/*.test.ts',
+  '**/test/**',
+  '**/*test-helpers.ts',
+  '**/*.test-kit.ts',
+  '**/*.fixture.ts',
+  '**/*-test-*.ts',
+  '**/*.suite.ts',
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/migrations/**', 'coverage/**'] },
@@ -26,11 +41,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['@studybuddy/server*', '@studybuddy/web*', '../../*'] }],
     },
   },
-  {
-    // Features do not import the app, nor each other's internals: only another feature's service
-    // (or the auth session helpers every feature needs).
-    files: ['packages/server/src/features/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+  // Server folders (docs/architecture.md): a feature imports another feature only through its public entry (its
+  // *.service.ts files), and only its own tables (db/schema/<feature>.ts); the platform imports no feature.
+  // src/architecture.test.ts proves each rule fires, and fails on any folder-level import loop.
+  ...serverFeatures.map((feature) => ({
+    files: [`packages/server/src/features/${feature}/**/*.ts`],
+    ignores: SERVER_TEST_SUPPORT,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -38,8 +54,33 @@ export default tseslint.config(
           patterns: [
             { group: ['../../app*', '../../main*'], message: 'Features do not import the app.' },
             {
-              regex: '^\\.\\./(?!\\.)(?!auth/session\\.ts$)[\\w-]+/(?![\\w.-]+\\.service\\.ts$)',
-              message: "Use the other feature's service, not its internals.",
+              regex: '^\\.\\./(?!\\.)[\\w-]+/(?![\\w.-]+\\.service\\.ts$)',
+              message: "Use the other feature's service (its *.service.ts), not its repositories or internals.",
+            },
+            {
+              regex: '(^|/)db/schema\\.ts$',
+              message: `Import this feature's tables from db/schema/${feature}.ts; other tables belong to their owners.`,
+            },
+            {
+              regex: `(^|/)db/schema/(?!${feature}\\.ts$|columns\\.ts$)[\\w-]+\\.ts$`,
+              message: `Only the owner uses a table: ${feature} owns db/schema/${feature}.ts; ask the owner's service.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['packages/server/src/platform/**/*.ts'],
+    ignores: SERVER_TEST_SUPPORT,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)features/',
+              message: 'The platform imports no feature: features plug in through the app context (ctx.registry).',
             },
           ],
         },
@@ -95,6 +136,25 @@ export default tseslint.config(
           patterns: [
             { group: ['../features/*', '../app/*'], message: 'lib/ and ui/ import no feature and not the app.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // withTransaction (db/transaction.ts) gives a typed transaction; a cast hides a wrong database handle.
+    files: ['packages/server/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"][typeAnnotation.typeName.name="Db"]',
+          message: 'No `as unknown as Db`: a transaction from withTransaction (db/transaction.ts) is a Db already.',
+        },
+        {
+          selector:
+            'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"][typeAnnotation.exprName.right.name="db"]',
+          message: 'No `as unknown as typeof ctx.db`: use withTransaction (db/transaction.ts).',
         },
       ],
     },

@@ -3,7 +3,7 @@ import type { UploadedFile } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import type { SessionUser } from '../auth/session.ts';
+import type { SessionUser } from '../../platform/session.ts';
 import { storeUpload } from './files.service.ts';
 import type { ResumableStore } from './resumable-store.ts';
 import {

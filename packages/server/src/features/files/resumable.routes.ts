@@ -8,7 +8,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, errorBody, notFound } from '../../platform/errors.ts';
 import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
-import { requireUser, type SessionUser } from '../auth/session.ts';
+import { requireUser, type SessionUser } from '../../platform/session.ts';
 import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { stagingDir, uploadTarget } from './files.service.ts';
 import { createCompletion, paramsOf } from './resumable-completion.ts';
