@@ -29,6 +29,21 @@ describe('PGlite queries take turns with I/O', () => {
     expect(doneWhenTimerRan).toBeLessThan(5);
   });
 
+  it('reads sockets between the queries of queued transactions too', async () => {
+    let done = 0;
+    const burst = Array.from({ length: 30 }, () =>
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`select count(*) from generate_series(1, 2000)`);
+        await tx.execute(sql`select 1`);
+        done++;
+      }),
+    );
+    const doneWhenTimerRan = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
+    await Promise.all(burst);
+    expect(done).toBe(30);
+    expect(doneWhenTimerRan).toBeLessThan(3);
+  });
+
   it('keeps answers in order and errors to their own query', async () => {
     const answers = await Promise.allSettled([
       database.db.execute(sql`select 1 as n`),

@@ -76,18 +76,28 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
 }
 
 /**
- * PGlite runs each query synchronously on this thread and hands its lock to the next queued query in a microtask,
- * so a queue of queries runs back to back without the event loop reading a single socket in between: a few
- * students' bursts stall every other request (and the health probe) for the whole queue. Queries here take turns
- * with I/O instead: one at a time, each after a macrotask hop, so sockets are read between any two queries.
- * Transactions run inside PGlite's own lock and are left as they are.
+ * PGlite runs each query synchronously on this thread and hands its lock to the next waiter in a microtask, so a
+ * queue of queries or transactions runs back to back without the event loop reading a single socket in between:
+ * a few students' bursts stall every other request (and the health probe) for the whole queue. Queries here take
+ * turns with I/O instead: plain queries one at a time, each after a macrotask hop; inside a transaction (which
+ * holds PGlite's lock) each query hops before it runs, so sockets are read between any two queries either way.
  */
+const hop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function takeTurnsWithIo(client: PGlite): void {
   const query = client.query.bind(client);
   let tail: Promise<unknown> = Promise.resolve();
   client.query = ((...args: Parameters<typeof query>) => {
-    const run = tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => query(...args));
+    const run = tail.then(hop).then(() => query(...args));
     tail = run.catch(() => undefined);
     return run;
   }) as typeof client.query;
+
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((fn: Parameters<typeof transaction>[0]) =>
+    transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      tx.query = ((...args: Parameters<typeof txQuery>) => hop().then(() => txQuery(...args))) as typeof tx.query;
+      return fn(tx);
+    })) as typeof client.transaction;
 }
