@@ -280,7 +280,10 @@ for (const kind of RUNS) {
     // One leg failing must not cost the others (the whole bench takes a quarter of an hour).
     failures++;
     console.error(`\n!!!!!! the ${kind} leg FAILED: ${err instanceof Error ? err.stack : String(err)}\n`);
-    runs.push({ name: kind, ours: false, steps: [], skipped: `FAILED: ${String(err).slice(0, 120)}` });
+    // The table names the innermost error (a server's own, when it exited).
+    const lines = String(err).split('\n');
+    const cause = lines.filter((l) => /^\w*Error\b/.test(l)).at(-1) ?? lines[0]!;
+    runs.push({ name: kind, ours: false, steps: [], skipped: `FAILED: ${cause.slice(0, 160)}` });
   }
 }
 report(runs);
