@@ -22,19 +22,19 @@ import { createStorage } from './platform/storage/create-storage.ts';
 import { createSessionStore } from './features/auth/session.ts';
 import { createRegistry } from './platform/registry.ts';
 import { installSessionResolver, SESSION_COOKIE } from './platform/session.ts';
-import { sessionRoutes } from './features/auth/session.routes.ts';
-import { avatarRoutes } from './features/avatars/avatars.routes.ts';
-import { healthRoutes } from './features/health/health.routes.ts';
-import { feedbackRoutes } from './features/feedback/feedback.routes.ts';
+import { authFeature } from './features/auth/auth.feature.ts';
+import { avatarsFeature } from './features/avatars/avatars.feature.ts';
+import { healthFeature } from './features/health/health.feature.ts';
+import { feedbackFeature } from './features/feedback/feedback.feature.ts';
 import { filesFeature } from './features/files/files.feature.ts';
-import { profileRoutes } from './features/profile/profile.routes.ts';
+import { profileFeature } from './features/profile/profile.feature.ts';
 import { socialFeature } from './features/social/social.feature.ts';
-import { chatRoutes } from './features/chat/chat.routes.ts';
+import { chatFeature } from './features/chat/chat.feature.ts';
 import { groupsFeature } from './features/groups/groups.feature.ts';
-import { lmsRoutes } from './features/lms/lms.routes.ts';
-import { documentsRoutes } from './features/documents/documents.routes.ts';
-import { calendarRoutes } from './features/calendar/calendar.routes.ts';
-import { searchRoutes } from './features/search/search.routes.ts';
+import { lmsFeature } from './features/lms/lms.feature.ts';
+import { documentsFeature } from './features/documents/documents.feature.ts';
+import { calendarFeature } from './features/calendar/calendar.feature.ts';
+import { searchFeature } from './features/search/search.feature.ts';
 import { pushFeature } from './features/push/push.feature.ts';
 
 export interface BuildOptions {
@@ -107,20 +107,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installSessionResolver(app, ctx.sessions);
   await app.register(realtimeRoutes(ctx));
   await app.register((await import('./platform/backup/backup.routes.ts')).backupRoutes(ctx));
-  // features
-  await app.register(healthRoutes(ctx));
-  await app.register(sessionRoutes(ctx));
-  await app.register(avatarRoutes(ctx));
-  await app.register(feedbackRoutes(ctx));
+  // features: each a plugin that registers what it plugs into (ctx.registry, ctx.realtime) and its routes
+  await app.register(healthFeature(ctx));
+  await app.register(authFeature(ctx));
+  await app.register(avatarsFeature(ctx));
+  await app.register(feedbackFeature(ctx));
   await app.register(filesFeature(ctx));
-  await app.register(profileRoutes(ctx));
+  await app.register(profileFeature(ctx));
   await app.register(socialFeature(ctx));
-  await app.register(chatRoutes(ctx));
+  await app.register(chatFeature(ctx));
   await app.register(groupsFeature(ctx));
-  await app.register(lmsRoutes(ctx));
-  await app.register(documentsRoutes(ctx));
-  await app.register(calendarRoutes(ctx));
-  await app.register(searchRoutes(ctx));
+  await app.register(lmsFeature(ctx));
+  await app.register(documentsFeature(ctx));
+  await app.register(calendarFeature(ctx));
+  await app.register(searchFeature(ctx));
   await app.register(pushFeature(ctx));
 
   await installSpa(app, config.webDist, config.publicUrl);

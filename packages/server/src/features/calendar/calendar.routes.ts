@@ -21,7 +21,6 @@ import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypt
 import { notFound } from '../../platform/errors.ts';
 import { errorResponses, noContent, redirect } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { feedIcs, getFeed, regenerateFeed, revokeFeed } from './feed.service.ts';
 import { GoogleApiError, GoogleAuthError } from './google-client.ts';
 import {
@@ -72,15 +71,6 @@ export function calendarRoutes(ctx: AppContext) {
   };
   const backToCoursework = (reply: FastifyReply, outcome: CalendarReturn) =>
     reply.redirect(`${ROUTES.assignments}?${CALENDAR_RETURN_PARAM}=${outcome}`, 302);
-
-  // A deleted account also gives up its Google grant; best-effort, it never stops the deletion.
-  registerAccountCleanup(ctx, async (userId) => {
-    try {
-      await disconnectGoogle(ctx, userId);
-    } catch (err) {
-      ctx.log.warn({ userId, err }, 'Google Calendar disconnect on account deletion failed');
-    }
-  });
 
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();

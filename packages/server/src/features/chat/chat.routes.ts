@@ -21,9 +21,8 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { registerChatFiles, storeAttachment } from './attachments.service.ts';
+import { storeAttachment } from './attachments.service.ts';
 import { chatInfo, listChats, unreadCounts } from './chat.service.ts';
-import { registerChatSocket } from './chat.socket.ts';
 import { history, markRead, sendMessage } from './messages.service.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(300) });
@@ -127,8 +126,6 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
 
 /** One-to-one chats (spec §2 Friends), and the messages of chats and groups. */
 export function chatRoutes(ctx: AppContext) {
-  registerChatFiles(ctx);
-  registerChatSocket(ctx);
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['chats'];

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { DOCUMENT_MAX_UPLOAD_BYTES, formatFileSize } from '@studybuddy/shared/documents';
 import {
   askDocumentInputSchema,
-  COURSE_DOCUMENT_UPLOAD_TARGET,
   courseIdSchema,
   createDocumentInputSchema,
   documentSearchQuerySchema,
@@ -38,10 +37,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, parse } from '../../platform/errors.ts';
 import { errorResponses, fileResponse } from '../../platform/openapi.ts';
 import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
-import { registerAccessRule } from '../../platform/storage/access.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { registerUploadTarget } from '../files/files.service.ts';
-import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { canvasFilesFor, setCanvasFilesSource, type CanvasFilesSource } from './canvas-files.ts';
 import { fetchCourseFiles } from './course-files.ts';
 import { createDocumentAi } from './document-ai.ts';
@@ -51,8 +47,6 @@ import { createDocumentsService, SummaryFailure } from './documents.service.ts';
 import { WorkerLane, type LaneOptions } from './extraction/worker-lane.ts';
 import { NlpLane } from './nlp-lane.ts';
 import { lmsCanvasFiles } from './lms-canvas-files.ts';
-import { documentsFolder, uploadsFolder } from './storage-paths.ts';
-import { profiles } from '../profile/profiles.service.ts';
 
 export interface DocumentsOptions {
   canvas?: CanvasFilesSource;
@@ -137,18 +131,6 @@ export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {})
       await queue.stop();
       await Promise.all([extractLane.close(), nlpLane.close(), summaryLane.close()]);
     });
-    registerAccountCleanup(ctx, (userId) => ctx.storage.deletePrefix(documentsFolder(userId)));
-    // Large files go up resumably through the files platform, then become documents (POST /api/documents).
-    registerUploadTarget(ctx, COURSE_DOCUMENT_UPLOAD_TARGET, {
-      kind: 'file',
-      maxBytes: DOCUMENT_MAX_UPLOAD_BYTES,
-      async folder(user, params) {
-        const courses = await profiles.courses(ctx.db, user.id);
-        if (!courses.some((c) => c.id === params.courseId)) throw badRequest(MSG.courses.courseRequired, 'courseId');
-        return uploadsFolder(user.id);
-      },
-    });
-    registerAccessRule(ctx, 'documents', (reader, fullPath) => fullPath.split('/')[1] === reader.id);
     if (!app.hasRequestDecorator('isMultipart')) await app.register(fastifyMultipart);
 
     const limited = (max: number): { rateLimit?: RateLimitOptions } =>

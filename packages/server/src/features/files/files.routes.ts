@@ -8,20 +8,12 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { errorResponses, fileResponse, noContent } from '../../platform/openapi.ts';
-import { canRead, registerAccessRule } from '../../platform/storage/access.ts';
+import { canRead } from '../../platform/storage/access.ts';
 import { assertSafePath } from '../../platform/storage/storage.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
 import { IMMUTABLE_CACHE, storeUpload } from './files.service.ts';
 import { resumableRoutes } from './resumable.routes.ts';
 import { describeResumableRoute } from './resumable.schemas.ts';
-
-/** `users/<id>/profile/…` is readable by every signed-in user; anything else under `users/<id>/` by its owner only. */
-function registerUserFolderRule(ctx: AppContext) {
-  registerAccessRule(ctx, 'users', (reader, fullPath) => {
-    const [, owner, area] = fullPath.split('/');
-    return owner === reader.id || area === 'profile';
-  });
-}
 
 const contentDisposition = (type: string, name: string) => {
   const inline = type.startsWith('image/') && type !== 'image/svg+xml';
@@ -33,7 +25,6 @@ const targetParams = z.record(z.string(), z.string().max(1000)).describe("The ta
 const fileParams = z.object({ '*': z.string().describe('The stored object path') });
 
 export function filesRoutes(ctx: AppContext) {
-  registerUserFolderRule(ctx);
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['files'];

@@ -5,10 +5,9 @@ import { ownProfileSchema } from '@studybuddy/shared/session-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { getOwnProfile, registerProfileUploads, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
+import { getOwnProfile, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
 
 export function profileRoutes(ctx: AppContext) {
-  registerProfileUploads(ctx);
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['profile'];

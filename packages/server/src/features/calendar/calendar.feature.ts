@@ -1,0 +1,16 @@
+import type { AppContext } from '../../platform/context.ts';
+import { calendarRoutes } from './calendar.routes.ts';
+import { disconnectGoogle } from './google-calendar.service.ts';
+
+/** Calendar export (.ics feed, Google Calendar); a deleted account also gives up its Google grant. */
+export function calendarFeature(ctx: AppContext) {
+  // Best-effort: it never stops the deletion.
+  ctx.registry.accountCleanups.push(async (userId) => {
+    try {
+      await disconnectGoogle(ctx, userId);
+    } catch (err) {
+      ctx.log.warn({ userId, err }, 'Google Calendar disconnect on account deletion failed');
+    }
+  });
+  return calendarRoutes(ctx);
+}

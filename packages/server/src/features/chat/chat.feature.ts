@@ -1,0 +1,14 @@
+import type { AppContext } from '../../platform/context.ts';
+import { registerChatFiles } from './attachments.service.ts';
+import { chatRoutes } from './chat.routes.ts';
+import { registerChatSocket } from './chat.socket.ts';
+
+/**
+ * One-to-one chats and the messages of every conversation: its attachments' upload targets and file rules, its
+ * socket topics and ops, and its routes.
+ */
+export function chatFeature(ctx: AppContext) {
+  registerChatFiles(ctx);
+  registerChatSocket(ctx);
+  return chatRoutes(ctx);
+}

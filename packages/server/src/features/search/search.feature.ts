@@ -1,0 +1,7 @@
+import type { AppContext } from '../../platform/context.ts';
+import { searchRoutes } from './search.routes.ts';
+
+/** The search box: people, groups, messages, coursework and documents, each from its owner's service. */
+export function searchFeature(ctx: AppContext) {
+  return searchRoutes(ctx);
+}
