@@ -16,7 +16,7 @@ export interface AppContext {
   db: Db;
   mailer: Mailer;
   storage: Storage;
-  /** Publishes typed events to sockets on every instance (DESIGN.md "Real-time"). */
+  /** Publishes typed events to sockets on every instance (docs/architecture.md "Real-time"). */
   realtime: Realtime;
   log: FastifyBaseLogger;
   /** Prometheus metrics of this app (platform/metrics); features feed counters and register gauges. */

@@ -3,7 +3,7 @@ import { createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
- * A user's Google Calendar authorization (spec §4 Calendar connect), kept on the server: the access token and
+ * A user's Google Calendar authorization (requirements §4 Calendar connect), kept on the server: the access token and
  * the refresh token are encrypted with SECRET_KEY (bound to the user id) and never sent to the browser.
  */
 export const calendarGoogleTokens = pgTable('calendar_google_tokens', {

@@ -2,7 +2,7 @@ import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from '
 import { createdAt, lastMessageColumns } from './columns.ts';
 import { users } from './auth.ts';
 
-/** One-to-one chats of spec §3; id = the two user ids sorted and joined by '_' (user_a < user_b). */
+/** One-to-one chats of requirements §3; id = the two user ids sorted and joined by '_' (user_a < user_b). */
 export const chats = pgTable(
   'chats',
   {
@@ -42,7 +42,7 @@ export const messages = pgTable(
   (t) => [index('messages_conversation_idx').on(t.conversationKind, t.conversationId, t.cursor)],
 );
 
-/** Spec §3 "Read state per user": the last message each user has read in each conversation. */
+/** Requirements §3 "Read state per user": the last message each user has read in each conversation. */
 export const readState = pgTable(
   'read_state',
   {

@@ -5,7 +5,7 @@ import { at, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
- * Course documents of spec §3 (courseDocuments and documents): files a user uploaded to a course and
+ * Course documents of requirements §3 (courseDocuments and documents): files a user uploaded to a course and
  * Canvas files of that course, with the extracted text, the summary and the processing state.
  */
 export const courseDocuments = pgTable(
@@ -17,7 +17,7 @@ export const courseDocuments = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     courseId: text('course_id').notNull(),
     name: text('name').notNull(),
-    /** Spec §5 type by extension: document, presentation, spreadsheet, video, audio, image, other. */
+    /** Requirements §5 type by extension: document, presentation, spreadsheet, video, audio, image, other. */
     type: text('type').notNull(),
     source: text('source', { enum: ['local', 'canvas'] }).notNull(),
     contentType: text('content_type').notNull().default('application/octet-stream'),
@@ -75,7 +75,7 @@ export const documentPages = pgTable(
   (t) => [primaryKey({ columns: [t.documentId, t.page] })],
 );
 
-/** The questions subcollection of a course document (spec §3): question, answer, timestamp, userId. */
+/** The questions subcollection of a course document (requirements §3): question, answer, timestamp, userId. */
 export const documentQuestions = pgTable(
   'document_questions',
   {

@@ -2,7 +2,7 @@ import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, lastMessageColumns } from './columns.ts';
 import { users } from './auth.ts';
 
-/** Groups and hot groups of spec §3 (a hot group's id is `{courseId}_{itemId}`, also kept as hot_group_id). */
+/** Groups and hot groups of requirements §3 (a hot group's id is `{courseId}_{itemId}`, also kept as hot_group_id). */
 export const groups = pgTable('groups', {
   id: text('id').primaryKey(),
   kind: text('kind', { enum: ['group', 'hot'] }).notNull(),

@@ -15,7 +15,7 @@ export const lmsConnections = pgTable('lms_connections', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-/** The server-side coursework cache (spec §3 userCache): one row per user, trusted for 24 hours. */
+/** The server-side coursework cache (requirements §3 userCache): one row per user, trusted for 24 hours. */
 export const courseworkCache = pgTable('coursework_cache', {
   userId: text('user_id')
     .primaryKey()

@@ -8,7 +8,7 @@ export interface CourseRef {
   name: string;
 }
 
-/** The user profile of spec §3. */
+/** The user profile of requirements §3. */
 export const profiles = pgTable(
   'profiles',
   {

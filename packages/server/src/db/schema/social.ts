@@ -4,7 +4,7 @@ import { at, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
- * Friend requests of spec §3/§4: pending, then accepted (acceptedAt set, connections added) or declined.
+ * Friend requests of requirements §3/§4: pending, then accepted (acceptedAt set, connections added) or declined.
  * At most one pending request per (from, to). An unsent request is deleted.
  *
  * The match finder and user search also use partial indexes on `profiles` (complete profiles only), created by

@@ -24,7 +24,7 @@ import { createRateLimiter } from './rate-limit.ts';
 import { resetCheckBody, resetConfirmBody } from './reset-refusals.ts';
 import { clearSessionCookie, createSession, deleteSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
 
-/** Sign-up, log-in, verification, resend and password reset (spec §2, §4, §8). */
+/** Sign-up, log-in, verification, resend and password reset (requirements §2, §4, §8). */
 export function accountRoutes(ctx: AppContext) {
   const limits = { enabled: ctx.config.rateLimits, windowMs: ctx.config.rateLimitWindowMs };
   const accounts = createAccountService(ctx, createRateLimiter(ctx.db, limits), createLoginGuard(ctx.db, limits));
@@ -37,7 +37,7 @@ export function accountRoutes(ctx: AppContext) {
     deviceCookie: request.cookies[DEVICE_COOKIE],
   });
 
-  /** Spec §4: sign-up and a successful verification leave the browser signed out. */
+  /** Requirements §4: sign-up and a successful verification leave the browser signed out. */
   async function signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.user) await deleteSession(ctx.db, request.user.sessionId);
     if (request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookie(reply);

@@ -80,10 +80,10 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
     },
 
     /**
-     * Checks e-mail and password with the distinct texts of spec §8. An unverified account gets no session,
+     * Checks e-mail and password with the distinct texts of requirements §8. An unverified account gets no session,
      * only a resend ticket: a signed, 30-minute value naming the account, proof that this browser knew the
      * password a moment ago. The browser keeps it in memory to offer Resend Verification Email, so the
-     * password itself is never stored (the spec's old client kept it in the browser).
+     * password itself is never stored (the first version's client kept it in the browser).
      * Guessing is slowed per account, per IP and per known device (login-guard.ts); a right password marks the
      * browser a known device of the account.
      */

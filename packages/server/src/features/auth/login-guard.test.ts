@@ -135,7 +135,7 @@ describe('log-in guessing over the API: a stranger cannot lock the owner out', (
     expect(device.options).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth' });
     expect(device.options.maxAge).toBeGreaterThan(90 * 24 * 3600);
 
-    // A stranger guesses until refused; the texts are the spec's.
+    // A stranger guesses until refused; the texts are requirements §8's.
     const wrong = await login('guess-0');
     expect(wrong.json().error).toEqual({ code: 'wrong_password', message: MSG.login.wrongPassword, field: 'password' });
     for (let i = 1; i < LOGIN_GUARD_RULES.account.perWindow; i++)

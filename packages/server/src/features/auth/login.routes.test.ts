@@ -55,7 +55,7 @@ describe('log-in, profile creation, session and log-out', () => {
 
     const [profile] = await t.app.ctx.db.select().from(profiles).where(eq(profiles.userId, user!.id));
     const { createdAt, profilePicture } = profile!;
-    // Every field of spec §3's user profile (other columns may be added by other features).
+    // Every field of requirements §3's user profile (other columns may be added by other features).
     const spec = Object.fromEntries(
       [
         'userId',

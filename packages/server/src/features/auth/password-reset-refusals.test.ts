@@ -9,7 +9,7 @@ import { captureMail, post, signUpVerified, type MailCapture } from './auth-test
 const CHECK = '/api/auth/password-reset/check';
 const CONFIRM = '/api/auth/password-reset/confirm';
 
-/** Spec §8: reset messages carry the error code as a prefix, `{code}: {message}`, with a code naming the case. */
+/** Requirements §8: reset messages carry the error code as a prefix, `{code}: {message}`, a code per case. */
 describe('password reset refusals', () => {
   let t: TestApp;
   let mail: MailCapture;

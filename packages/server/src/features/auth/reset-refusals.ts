@@ -7,7 +7,7 @@ import { isExpiredCode } from './accounts.repository.ts';
 
 const TEXTS = MSG.reset.refusals;
 
-/** The refusals of a password reset, each shown as `{code}: {message}` with a code that names the case (spec §8). */
+/** The refusals of a password reset, each shown as `{code}: {message}`, a code per case (requirements §8). */
 export const resetRefusal = {
   expiredLink: () => new AppError(400, 'expired_link', TEXTS.expiredLink),
   invalidLink: () => new AppError(400, 'invalid_link', TEXTS.invalidLink),

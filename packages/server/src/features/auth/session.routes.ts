@@ -29,7 +29,7 @@ export function sessionRoutes(ctx: AppContext) {
       if (!user || !user.emailVerified) return { user: null, profile: null };
       let profile = await profiles.own(ctx.db, user.id);
       if (!profile) {
-        // Spec §4: a verified user without a profile gets one with the defaults.
+        // Requirements §4: a verified user without a profile gets one with the defaults.
         await profiles.ensure(ctx.db, user.id, user.email);
         profile = await profiles.own(ctx.db, user.id);
       }

@@ -17,7 +17,7 @@ import { profiles } from '../profile/profiles.service.ts';
 
 /**
  * The account for a person the OIDC provider vouches for. Refused (and nothing written) when the provider
- * has not verified the e-mail or it is not a university address (spec §4, §8). Otherwise: the account linked
+ * has not verified the e-mail or it is not a university address (requirements §4, §8). Otherwise: the account linked
  * to this provider identity, else the account with this e-mail (now linked and verified), else a new one —
  * with its profile — in one transaction.
  */

@@ -8,7 +8,7 @@ export const AVATAR_SEED = /^[A-Za-z0-9_-]{1,64}$/;
 /** Address of the generated robot avatar for a seed (served by avatars.routes.ts). */
 export const avatarPath = (seed: string) => `/api/avatars/${seed}.svg`;
 
-/** The default picture of a new profile: a robot avatar with a random seed (spec §3). */
+/** The default picture of a new profile: a robot avatar with a random seed (requirements §3). */
 export const newAvatarPath = () => avatarPath(randomBytes(12).toString('base64url'));
 
 /** DiceBear's robot style ('bottts'); the same seed always gives the same SVG. */

@@ -16,7 +16,7 @@ import { registerUploadTarget, storeUpload } from '../files/files.service.ts';
 import { mayAccess } from './conversation-access.ts';
 
 /**
- * Images and voice messages of chats and groups (spec §5, §7): stored under `chats/<chatId>/` or
+ * Images and voice messages of chats and groups (requirements §5, §7): stored under `chats/<chatId>/` or
  * `groups/<groupId>/` and served at /api/files/… to the conversation's members only.
  */
 

@@ -124,7 +124,7 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
   };
 }
 
-/** One-to-one chats (spec §2 Friends), and the messages of chats and groups. */
+/** One-to-one chats (requirements §2 Friends), and the messages of chats and groups. */
 export function chatRoutes(ctx: AppContext) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();

@@ -26,7 +26,7 @@ export class CanvasFilesError extends Error {
 }
 
 export interface CanvasFilesSource {
-  /** Both the Canvas address and the token are stored and non-blank (spec §5). */
+  /** Both the Canvas address and the token are stored and non-blank (requirements §5). */
   isConnected(userId: string): Promise<boolean>;
   /** The course's files and the files its modules link to (with `moduleName`). */
   listCourseFiles(userId: string, courseId: string): Promise<CanvasFileInfo[]>;

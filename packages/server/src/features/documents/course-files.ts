@@ -9,7 +9,7 @@ import * as repo from './documents.repository.ts';
 import { toDocumentDto } from './documents.mapper.ts';
 import type { DocumentsService } from './documents.service.ts';
 
-/** An LMS file as shown (spec §3): id prefixed 'canvas_', with both the §7 and the §3 field names. */
+/** An LMS file as shown (requirements §3): id prefixed 'canvas_', with both the §7 and the §3 field names. */
 export function toCanvasFileDto(row: repo.DocumentRow): CanvasFileDto {
   const dto = toDocumentDto(row);
   const created = row.canvasCreatedAt?.toISOString() ?? null;

@@ -41,7 +41,7 @@ interface Deps {
   canvas: () => CanvasFilesSource;
 }
 
-/** Canvas content was fetched but could not be saved to the document (retried; spec §8 text once it gives up). */
+/** Canvas content was fetched but not saved to the document (retried; requirements §8 text once it gives up). */
 class ContentNotSaved extends Error {}
 
 /** Tells the owner's open tabs that the document changed (they refetch it). */

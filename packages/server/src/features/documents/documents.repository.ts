@@ -19,7 +19,7 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | un
   return row;
 }
 
-/** Only own data (spec §6): another user's document is as missing as one that does not exist. */
+/** Only own data (requirements §6): another user's document is as missing as one that does not exist. */
 export async function findOwnDocument(db: Db, userId: string, id: string): Promise<DocumentRow | undefined> {
   const [row] = await db
     .select()

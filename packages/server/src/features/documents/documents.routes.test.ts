@@ -69,7 +69,7 @@ describe('course documents API', () => {
       'page 3',
     ]);
 
-    // Only own data (spec §6): someone else's document is not found, through every route.
+    // Only own data (requirements §6): someone else's document is not found, through every route.
     for (const url of [`/api/documents/${document.id}`, `/api/documents/${document.id}/file`]) {
       const other = await t.app.inject({ url, headers: { cookie: bo.cookie } });
       expect(other.statusCode).toBe(404);

@@ -103,7 +103,7 @@ async function readUpload(request: FastifyRequest, tmpFile: string) {
   return { ...file, courseId: parse(courseIdSchema, courseId) };
 }
 
-/** Spec §7 calls 3–7 and the documents of a course, for the signed-in user's own data only. */
+/** Requirements §7 calls 3–7 and the documents of a course, for the signed-in user's own data only. */
 export function documentsRoutes(ctx: AppContext, options: DocumentsOptions = {}) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();

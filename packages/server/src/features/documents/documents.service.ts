@@ -96,7 +96,7 @@ export function createDocumentsService(deps: {
     return doc;
   }
 
-  /** A document named by id, or by the url the list gave out (spec §7 sends document_url). */
+  /** A document named by id, or by the url the list gave out (requirements §7 sends document_url). */
   async function resolve(userId: string, ref: { document_id?: string; document_url?: string }) {
     if (ref.document_id) return ownDocument(userId, ref.document_id);
     const match = /\/api\/documents\/([0-9a-f-]{36})\/file/i.exec(ref.document_url ?? '');

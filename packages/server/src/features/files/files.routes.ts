@@ -34,7 +34,7 @@ export function filesRoutes(ctx: AppContext) {
       limits: { fileSize: LIMITS.resumableThresholdBytes, files: 1, fields: 5, headerPairs: 50 },
     });
 
-    /** Single-request upload (spec: files of 262144 bytes or less); params of the target in the query. */
+    /** Single-request upload (requirements §9: files of 262144 bytes or less); params of the target in the query. */
     app.post(
       '/api/uploads/:target',
       {

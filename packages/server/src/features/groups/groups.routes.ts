@@ -23,7 +23,7 @@ import {
 
 const idParams = z.object({ id: z.string().min(1).max(300) });
 
-/** Groups and hot groups (spec §2 Groups, §6); their messages are served by the chat feature. */
+/** Groups and hot groups (requirements §2 Groups, §6); their messages are served by the chat feature. */
 export function groupsRoutes(ctx: AppContext) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();

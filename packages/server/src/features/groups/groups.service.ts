@@ -31,7 +31,7 @@ import {
 } from './hot-group-access.service.ts';
 import { withTransaction } from '../../db/transaction.ts';
 
-/** Spec §6 Groups: any member adds their own friends, anyone leaves; the creator is the admin. */
+/** Requirements §6 Groups: any member adds their own friends, anyone leaves; the creator is the admin. */
 
 const inTx = <T>(ctx: AppContext, fn: (db: Db) => Promise<T>) => withTransaction(ctx.db, fn);
 

@@ -12,7 +12,7 @@ import {
 } from './canvas-errors.ts';
 
 /**
- * What the web app is told when Canvas fails. A dead token is a 401 (spec §7 call 2: "401 means the token
+ * What the web app is told when Canvas fails. A dead token is a 401 (requirements §7 call 2: "401 means the token
  * expired"; its message contains 'token has expired'); 403, 404, 429, 500 and 503 have their own texts;
  * any other Canvas failure is 'Failed to fetch Canvas data: ...'.
  */

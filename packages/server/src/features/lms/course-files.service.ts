@@ -9,7 +9,7 @@ import {
 import type { CanvasFile } from './canvas-types.ts';
 import { canvasAccount, canvasClientFor } from './lms.service.ts';
 
-/** A Canvas file of a course as the documents feature lists it (spec §3 "LMS file as shown"). */
+/** A Canvas file of a course as the documents feature lists it (requirements §3 "LMS file as shown"). */
 export interface LmsCourseFile {
   id: string;
   displayName: string;
@@ -52,7 +52,7 @@ const toFile = (f: CanvasFile, moduleName: string | null): LmsCourseFile => ({
   moduleName,
 });
 
-/** Both the Canvas address and the token are stored and non-blank (spec §5). */
+/** Both the Canvas address and the token are stored and non-blank (requirements §5). */
 export async function isCanvasConnected(ctx: AppContext, userId: string): Promise<boolean> {
   return (await canvasAccount(ctx, userId)).credentials !== null;
 }

@@ -9,7 +9,7 @@ export interface CourseRef {
 const key = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
- * Spec §5: imported courses are merged into the profile's and the list is cut to 10. The profile's own
+ * Requirements §5: imported courses are merged into the profile's and the list is cut to 10. The profile's own
  * courses keep their places; one that is the same course (same id, or same name) takes Canvas's id and name,
  * so its coursework can be loaded; new Canvas courses follow in Canvas's order.
  */

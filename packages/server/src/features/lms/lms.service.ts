@@ -55,7 +55,7 @@ export interface CanvasAccount {
   profile: StoredCanvas;
   /** The address the user's university has (null: 'Canvas URL not available for your university'). */
   resolvedUrl: string | null;
-  /** Stored credentials: both the address and the token non-blank (spec §5), else null (not connected). */
+  /** Stored credentials: both the address and the token non-blank (requirements §5), else null (not connected). */
   credentials: CanvasCredentials | null;
 }
 
@@ -174,7 +174,7 @@ export async function fetchCanvasCourses(
 }
 
 /**
- * Canvas could not give the course list (down, slow, throttled, refusing): spec §8 'Failed to load courses.
+ * Canvas could not give the course list (down, slow, throttled, refusing): requirements §8 'Failed to load courses.
  * Please try again later.', with the status and code of the Canvas failure. A dead token stays a 401.
  */
 function courseListError(err: unknown): unknown {

@@ -9,7 +9,7 @@ import { rows } from '../../db/rows.ts';
  */
 
 /**
- * A complete profile (spec §5) for rows aliased `p`. Written exactly like the predicate of the partial indexes
+ * A complete profile (requirements §5) for rows aliased `p`. Written exactly like the predicate of the partial indexes
  * in migrations/0003_social_indexes.sql so the planner can use them.
  */
 const COMPLETE = sql.raw(
@@ -214,7 +214,7 @@ export async function findMatches(
 const likePrefix = (q: string) => q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
 
 /**
- * User search of spec §5: case-insensitive prefix of lowercaseName, same college, complete profiles,
+ * User search of requirements §5: case-insensitive prefix of lowercaseName, same college, complete profiles,
  * excluding the viewer and friends; in byte order of the name (`~<~`, the order of the
  * (college, lowercase_name text_pattern_ops) index, so only the first rows are read), then id.
  */

@@ -9,8 +9,8 @@ import { tsquery, tsvector, type TextQuery } from '../../platform/full-text.ts';
  */
 
 /**
- * A complete profile (spec §5) for rows aliased `p`: the predicate of discovery.repository.ts, written exactly like
- * that of profiles_name_search_idx (migrations/0013_search.sql) so the planner can use the index.
+ * A complete profile (requirements §5) for rows aliased `p`: the predicate of discovery.repository.ts, written
+ * exactly like that of profiles_name_search_idx (migrations/0013_search.sql) so the planner can use the index.
  */
 const COMPLETE = sql.raw(
   `btrim(p.name) <> '' AND btrim(p.major) <> '' AND p.year <> '' AND p.has_custom_profile_picture`,

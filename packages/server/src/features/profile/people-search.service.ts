@@ -10,7 +10,7 @@ export interface Searcher {
   courses: { id: string; name: string }[];
 }
 
-/** The student searching, or null while their profile is incomplete (spec §6: they discover nobody yet). */
+/** The student searching, or null while their profile is incomplete (requirements §6: they discover nobody yet). */
 export async function findSearcher(db: Db, userId: string): Promise<Searcher | null> {
   const p = await searcherFields(db, userId);
   if (!p) return null;

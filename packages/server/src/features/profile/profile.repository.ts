@@ -21,7 +21,7 @@ export async function findProfile(db: Db, userId: string): Promise<ProfileRow | 
   return row;
 }
 
-/** A new profile with the defaults of spec §3 (nothing when the user has one). */
+/** A new profile with the defaults of requirements §3 (nothing when the user has one). */
 export async function insertDefaultProfile(
   db: Db,
   values: { userId: string; email: string; college: string; profilePicture: string },

@@ -91,7 +91,7 @@ export async function saveNotificationSettings(
 }
 
 /**
- * Spec §5 Save: name, major and year required, a custom picture required (the generated avatar is not),
+ * Requirements §5 Save: name, major and year required, a custom picture required (the generated avatar is not),
  * at most 4 additional images and 10 courses. The profile row and its normalised course rows are written
  * in one transaction.
  */

@@ -22,7 +22,7 @@ export interface ProfileCard {
   lowercaseName: string;
 }
 
-/** A student as the social rules need them, with whether their profile is complete (spec §5). */
+/** A student as the social rules need them, with whether their profile is complete (requirements §5). */
 export interface MemberProfile {
   college: string;
   name: string;
@@ -37,7 +37,7 @@ export interface MemberProfile {
  */
 export const profiles = {
   /**
-   * The profile of spec §3 with its defaults, created on the first verified sign-in (nothing when it exists):
+   * The profile of requirements §3 with its defaults, created on the first verified sign-in (nothing when it exists):
    * college from the e-mail domain, a robot avatar with a random seed, hasCustomProfilePicture false,
    * empty strings and lists, emailNotificationsEnabled true.
    */
@@ -104,7 +104,7 @@ export const profiles = {
     });
   },
 
-  /** spec §3 `gcalEnabled`: whether the user has connected Google Calendar once (consent is not asked again). */
+  /** Requirements §3 `gcalEnabled`: whether the user connected Google Calendar once (consent is not asked again). */
   async googleCalendarEnabled(db: Db, userId: string): Promise<boolean> {
     return (await repo.findFields(db, userId))?.gcalEnabled ?? false;
   },

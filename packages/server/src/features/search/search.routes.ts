@@ -38,7 +38,7 @@ export function searchRoutes(ctx: AppContext) {
       },
       async (request) => {
         const results = await search(ctx, requireUser(request).id, request.query);
-        // As for the social screens (spec §6): a student with an incomplete profile finds nobody yet.
+        // As for the social screens (requirements §6): a student with an incomplete profile finds nobody yet.
         if (!results) throw new AppError(403, SOCIAL_ERRORS.profileIncomplete, MSG.profile.completeFirst);
         return results;
       },

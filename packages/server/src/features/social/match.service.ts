@@ -5,7 +5,7 @@ import * as friendsRepo from './friends.repository.ts';
 import { decodeCursor, encodeCursor } from './match-cursor.ts';
 import { pendingWith } from './requests.repository.ts';
 
-/** Profile picture first, then the additional images (spec §3 Match candidate `images`). */
+/** Profile picture first, then the additional images (requirements §3 Match candidate `images`). */
 const imagesOf = (r: Pick<PublicProfileRow, 'profilePicture' | 'additionalImages'>) =>
   [r.profilePicture, ...(r.additionalImages ?? [])].filter((src) => typeof src === 'string' && src !== '');
 

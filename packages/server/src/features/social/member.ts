@@ -15,7 +15,7 @@ export interface Member {
   year: string;
 }
 
-/** Spec §6: the one role is a verified student with a complete profile; everyone else is refused. */
+/** Requirements §6: the one role is a verified student with a complete profile; everyone else is refused. */
 export async function requireMember(db: Db, request: FastifyRequest): Promise<Member> {
   const user = requireUser(request);
   const p = await profiles.member(db, user.id);

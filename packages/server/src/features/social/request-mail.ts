@@ -7,8 +7,8 @@ import { profiles } from '../profile/profiles.service.ts';
 import { claimMailSlot } from './request-mail.repository.ts';
 
 /**
- * E-mail notice of a new friend request (beyond the spec): sent when the recipient's emailNotificationsEnabled is
- * on, at most once a day per sender and recipient, with a one-click unsubscribe link.
+ * E-mail notice of a new friend request (new in this version, not in requirements §4): sent when the recipient's
+ * emailNotificationsEnabled is on, at most once a day per sender and recipient, with a one-click unsubscribe link.
  */
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -60,7 +60,7 @@ export async function markDeclined(db: Db, id: string): Promise<boolean> {
   return done.length > 0;
 }
 
-/** Unsend: the pending request is deleted (spec §4). */
+/** Unsend: the pending request is deleted (requirements §4). */
 export async function deletePending(db: Db, id: string): Promise<boolean> {
   const done = await db
     .delete(friendRequests)

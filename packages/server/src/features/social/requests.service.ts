@@ -40,8 +40,8 @@ async function acceptLocked(tx: Db, request: FriendRequestRow): Promise<void> {
 }
 
 /**
- * Send (spec §4): refused to oneself, to another college, to a friend, and while a pending request from the same
- * sender to the same recipient exists. When the recipient has already asked the sender, the two become friends.
+ * Send (requirements §4): refused to oneself, to another college, to a friend, and while a pending request from the
+ * same sender to the same recipient exists. When the recipient has already asked the sender, the two become friends.
  */
 export async function sendRequest(db: Db, me: Member, toUserId: string): Promise<SendRequestResult> {
   if (toUserId === me.id) throw new AppError(400, SOCIAL_ERRORS.selfRequest, MSG.match.selfRequest, 'toUserId');
@@ -70,7 +70,7 @@ export async function sendRequest(db: Db, me: Member, toUserId: string): Promise
   }
 }
 
-/** Accept (spec §4): only the addressee; status accepted, acceptedAt, both connections, one transaction. */
+/** Accept (requirements §4): only the addressee; status accepted, acceptedAt, both connections, one transaction. */
 export async function acceptRequest(db: Db, me: Member, requestId: string): Promise<{ friendId: string }> {
   const request = await findRequest(db, requestId);
   if (!request) throw requestNotFound();
@@ -108,7 +108,7 @@ export async function unsendRequest(db: Db, me: Member, requestId: string): Prom
   return { toUserId: request.toUserId };
 }
 
-/** Unfriend (spec §4): each is removed from the other's connections. */
+/** Unfriend (requirements §4): each is removed from the other's connections. */
 export async function unfriend(db: Db, me: Member, friendId: string): Promise<void> {
   const removed = await inTransaction(db, async (tx) => {
     await lockPair(tx, me.id, friendId);

@@ -8,7 +8,7 @@ import { toPublicProfile } from './match.service.ts';
 import { countIncoming, listIncoming, markAllViewed, pendingBetween } from './requests.repository.ts';
 
 /**
- * Newest friendship first (spec: accepted requests ordered by acceptedAt descending), then by name and id.
+ * Newest friendship first (the latest accepted request on top, requirements §4), then by name and id.
  * Friends without a profile are left out.
  */
 export async function friendsOf(db: Db, userId: string): Promise<Friend[]> {
@@ -35,7 +35,7 @@ export async function friendsOf(db: Db, userId: string): Promise<Friend[]> {
     }));
 }
 
-/** Pending requests addressed to the student (spec §6: requests addressed to self only), from students with a profile. */
+/** Pending requests to the student (requirements §6: addressed to self only), from students with a profile. */
 export async function incomingRequests(db: Db, userId: string): Promise<IncomingRequest[]> {
   const rows = await listIncoming(db, userId);
   const cards = await profiles.cards(
@@ -66,7 +66,7 @@ export async function notificationBadge(db: Db, userId: string): Promise<Notific
 }
 
 /**
- * A profile summary (spec §6: friends can view a friend's profile summary). Also visible to either side of a
+ * A profile summary (requirements §6: friends can view a friend's profile summary). Also visible to either side of a
  * pending request, so the addressee can look at the sender from the notifications page. Nobody else.
  */
 export async function profileSummary(db: Db, viewerId: string, userId: string): Promise<PublicProfile> {

@@ -268,7 +268,7 @@ export function realtimeRoutes(ctx: AppContext) {
       {
         websocket: true,
         schema: {
-          summary: 'The real-time WebSocket (DESIGN.md "Real-time"): JSON frames both ways',
+          summary: 'The real-time WebSocket (docs/architecture.md "Real-time"): JSON frames both ways',
           description:
             'Upgrade with the session cookie from our own origin. `cursor`: the last message cursor seen; the ' +
             'server sends what was missed after it, then `resync.done`, then live frames (ServerFrame). Client ' +

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { trimTrailing } from '@studybuddy/shared/text-scan';
 
-/** Metadata kept with every stored object (spec §3 "Stored file metadata"). */
+/** Metadata kept with every stored object (requirements §3 "Stored file metadata"). */
 export interface StoredObjectMeta {
   bucket: string;
   fullPath: string;
