@@ -16,7 +16,7 @@ const emailField = (message: string) =>
 
 const oobCode = (message: string) => z.string({ error: message }).trim().min(1, message).max(200, message);
 
-/** Sign-up: a valid e-mail of a supported university and a password of at least 6 characters (spec §5). */
+/** Sign-up: a valid e-mail of a supported university and a password of at least 6 characters (requirements §5). */
 export const signupInputSchema = z.object({
   email: emailField(MSG.signup.invalidEmail).refine((e) => !!universityForEmail(e), MSG.signup.invalidDomain),
   password: z
@@ -54,7 +54,7 @@ export const resetRequestSchema = z.object({
 
 export const resetCheckSchema = z.object({ oobCode: oobCode(MSG.reset.invalidCode) });
 
-/** The new password of a reset (spec §5): at least 6 characters. */
+/** The new password of a reset (requirements §5): at least 6 characters. */
 export const newPasswordSchema = z
   .string({ error: MSG.reset.tooShort })
   .min(LIMITS.passwordMin, MSG.reset.tooShort)

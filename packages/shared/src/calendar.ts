@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 
-/** Calendar export (spec §2, §3 Calendar event built for export, §4 Calendar connect, §7 calendar client). */
+/** Calendar export (requirements §2, §3 Calendar event built for export, §4 Calendar connect, §7 calendar client). */
 
-/** The Google Calendar v3 event body of spec §3: exactly these fields. */
+/** The Google Calendar v3 event body of requirements §3: exactly these fields. */
 export interface CalendarEventBody {
   summary: string;
   description: string;

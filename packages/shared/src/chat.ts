@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 
-/** Contracts of one-to-one chats and of the messages every conversation (chat or group) holds (spec §3, §4, §5). */
+/**
+ * Contracts of one-to-one chats and of the messages every conversation (chat or group) holds (requirements §3, §4, §5).
+ */
 
 export const CHAT_LIMITS = {
   /** Longest text message, in characters. */
   textMaxChars: 4000,
-  /** Spec §9: chat images must be under 5 MB. */
+  /** Requirements §9: chat images must be under 5 MB. */
   imageMaxBytes: LIMITS.chatImageBytes,
   /** Voice messages are WAV (16 kHz mono in the web app: ~32 KB a second), so about five minutes. */
   voiceMaxBytes: 10 * 1024 * 1024,
@@ -28,7 +30,7 @@ export interface ConversationRef {
 export const MESSAGE_TYPES = ['text', 'image', 'voice'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** Spec §3: a chat's id is the two user ids sorted and joined by an underscore. */
+/** Requirements §3: a chat's id is the two user ids sorted and joined by an underscore. */
 export function chatIdFor(a: string, b: string): string {
   return [a, b].sort().join('_');
 }
@@ -43,7 +45,7 @@ export function peerOf(chatId: string, me: string): string | null {
   return null;
 }
 
-/** Storage folder of a conversation's images and voice messages (spec §7: under the chat or group id). */
+/** Storage folder of a conversation's images and voice messages (requirements §7: under the chat or group id). */
 export function conversationFolder(conversation: ConversationRef): string {
   return `${conversation.kind === 'chat' ? 'chats' : 'groups'}/${conversation.id}`;
 }
@@ -115,7 +117,7 @@ export type {
   UnreadCounts,
 } from './chat-responses.ts';
 
-/** Spec §2, §9: an unread badge shows the count, or 99+ above 99. */
+/** Requirements §2, §9: an unread badge shows the count, or 99+ above 99. */
 export function unreadLabel(count: number): string {
   return count > LIMITS.unreadBadgeCap ? `${LIMITS.unreadBadgeCap}+` : String(count);
 }

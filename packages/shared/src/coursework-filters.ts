@@ -1,4 +1,6 @@
-/** The Coursework page's rules (spec §4 Assignments filters, §9 calendar picker): pure, so they are unit-tested. */
+/**
+ * The Coursework page's rules (requirements §4 Assignments filters, §9 calendar picker): pure, so they are unit-tested.
+ */
 import { LIMITS } from './limits.ts';
 import type { CourseworkItem, CourseworkPreferences } from './lms.ts';
 

@@ -3,7 +3,7 @@ import type { CitationDto, CourseDocumentDto, DocumentErrorDto, SummaryResponse 
 import { QUESTION_MAX_CHARS, SUMMARIZE_TEXT_MAX_CHARS } from './documents.ts';
 import { MSG } from './messages.ts';
 
-/** Contracts of the course-documents API (spec §7 calls 3–7 and the document list). */
+/** Contracts of the course-documents API (requirements §7 calls 3–7 and the document list). */
 
 export const DOCUMENT_STATUSES = [
   'not_processed',

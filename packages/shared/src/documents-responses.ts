@@ -130,7 +130,7 @@ export const askDocumentResponseSchema = z.object({
 });
 export type AskDocumentResponse = z.infer<typeof askDocumentResponseSchema>;
 
-/** An LMS file as shown (spec §3 and §7 call 3). */
+/** An LMS file as shown (requirements §3 and §7 call 3). */
 export const canvasFileSchema = z.object({
   id: z.string(),
   display_name: z.string(),

@@ -1,4 +1,7 @@
-/** Pure rules of course documents (spec §5 document type and syllabus detection, §9 size formatting and suggested questions). */
+/**
+ * Pure rules of course documents (requirements §5 document type and syllabus detection, §9 size formatting and
+ * suggested questions).
+ */
 
 export const DOCUMENT_TYPES = ['document', 'presentation', 'spreadsheet', 'video', 'audio', 'image', 'other'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -39,7 +42,7 @@ const TYPE_BY_EXTENSION: Record<string, DocumentType> = {
   bmp: 'image',
 };
 
-/** Spec §5 extensions whose upload shows the OCR message. */
+/** Requirements §5 extensions whose upload shows the OCR message. */
 export const OCR_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'pdf'] as const;
 
 /** Lower-case extension after the last dot ('' when there is none). */
@@ -49,17 +52,17 @@ export function fileExtension(name: string): string {
   return dot > 0 && dot < base.length - 1 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
-/** Spec §5: document type by extension; anything else is 'other'. */
+/** Requirements §5: document type by extension; anything else is 'other'. */
 export function documentTypeFor(name: string): DocumentType {
   return TYPE_BY_EXTENSION[fileExtension(name)] ?? 'other';
 }
 
-/** Spec §5: images (jpg, jpeg, png, gif, bmp) and pdf trigger the OCR message on upload. */
+/** Requirements §5: images (jpg, jpeg, png, gif, bmp) and pdf trigger the OCR message on upload. */
 export function triggersOcrMessage(name: string): boolean {
   return (OCR_EXTENSIONS as readonly string[]).includes(fileExtension(name));
 }
 
-/** Spec §5: the name contains 'syllabus' or 'course outline' (any case). */
+/** Requirements §5: the name contains 'syllabus' or 'course outline' (any case). */
 export function isSyllabus(name: string): boolean {
   const n = name.toLowerCase().replace(/[\s_-]+/g, ' ');
   return n.includes('syllabus') || n.includes('course outline');
@@ -67,7 +70,7 @@ export function isSyllabus(name: string): boolean {
 
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
 
-/** Spec §9: Bytes, KB, MB, GB, base 1024, two decimals (trailing zeros dropped, as in "1.5 KB"). */
+/** Requirements §9: Bytes, KB, MB, GB, base 1024, two decimals (trailing zeros dropped, as in "1.5 KB"). */
 export function formatFileSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const i = Math.min(Math.floor(Math.log(bytes) / Math.log(1024)), SIZE_UNITS.length - 1);
@@ -99,7 +102,7 @@ export function documentKind(name: string, type: DocumentType = documentTypeFor(
   return 'general';
 }
 
-/** Spec §9: five suggested questions per kind; the general kind has three. */
+/** Requirements §9: five suggested questions per kind; the general kind has three. */
 export const SUGGESTED_QUESTIONS: Record<DocumentKind, readonly string[]> = {
   syllabus: [
     'When are the exams and major deadlines?',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 
-/** Contracts of groups and hot groups (spec §2 Groups, §3 Group and hot group, §5, §6). */
+/** Contracts of groups and hot groups (requirements §2 Groups, §3 Group and hot group, §5, §6). */
 
 export const GROUP_LIMITS = {
   nameMaxChars: 100,
@@ -51,7 +51,7 @@ export const hotGroupSchema = z.object({
 });
 export type HotGroupInput = z.infer<typeof hotGroupSchema>;
 
-/** Spec §3: a hot group's id is `{courseId}_{itemId}`. */
+/** Requirements §3: a hot group's id is `{courseId}_{itemId}`. */
 export function hotGroupIdFor(courseId: string | number, itemId: string | number): string {
   return `${courseId}_${itemId}`;
 }

@@ -1,4 +1,4 @@
-/** Business constants of spec §9. */
+/** Business constants of requirements §9. */
 export const LIMITS = {
   passwordMin: 6,
   lmsTokenMin: 20,
@@ -22,7 +22,10 @@ export const LIMITS = {
   forcedRefreshesPerDay: 3,
   coursePalette: 15,
   calendarPickerDays: 35,
-  /** Calendar export (spec §3, §9): the event starts 10 minutes before the due time; reminders e-mail 1440, popup 10. */
+  /**
+   * Calendar export (requirements §3, §9): the event starts 10 minutes before the due time; reminders e-mail 1440,
+   * popup 10.
+   */
   calendarEventLeadMinutes: 10,
   calendarEmailReminderMinutes: 1440,
   calendarPopupReminderMinutes: 10,

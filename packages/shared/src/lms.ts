@@ -2,12 +2,17 @@ import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 
-/** Contracts of the LMS (Canvas) integration: spec §3 Coursework item, Skipped course entry; §7 calls 1 and 2. */
+/**
+ * Contracts of the LMS (Canvas) integration: requirements §3 Coursework item, Skipped course entry; §7 calls 1 and 2.
+ */
 
 export const COURSEWORK_TYPES = ['assignment', 'quiz', 'discussion', 'module_item'] as const;
 export type CourseworkType = (typeof COURSEWORK_TYPES)[number];
 
-/** One coursework item (spec §3). `id` is unique across types (`quiz_123`); `assignment_group` only on assignments. */
+/**
+ * One coursework item (requirements §3). `id` is unique across types (`quiz_123`); `assignment_group` only on
+ * assignments.
+ */
 export const courseworkItemSchema = z.object({
   id: z.string(),
   type: z.enum(COURSEWORK_TYPES),
@@ -84,7 +89,7 @@ export type {
   LmsStatus,
 } from './lms-responses.ts';
 
-/** The web app's saved Coursework filters, per user (spec §3 assignment preferences). */
+/** The web app's saved Coursework filters, per user (requirements §3 assignment preferences). */
 export interface CourseworkPreferences {
   selectedCourses: string[];
   /** '' is All Groups. */

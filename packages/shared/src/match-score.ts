@@ -1,5 +1,5 @@
 /**
- * The match score of spec §5/§9 as a pure rule: 10 per shared course, 5 for the same major, 3 for the
+ * The match score of requirements §5/§9 as a pure rule: 10 per shared course, 5 for the same major, 3 for the
  * same year; candidates sorted by score descending, ties broken newest profile first, then by id
  * (descending). The server computes the same ranking in SQL; its tests compare the two.
  */

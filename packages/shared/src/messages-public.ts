@@ -72,7 +72,10 @@ export const PUBLIC_MSG = {
     tooShort: 'Password must be at least 6 characters long.',
     invalidCode: 'Invalid or expired password reset code.',
     accountDisabled: 'Account is disabled. Please contact support.',
-    /** Refusals of a reset link or a new password: `{code}: {message}` (spec §8); the code is the API error code. */
+    /**
+     * Refusals of a reset link or a new password: `{code}: {message}` (requirements §8); the code is the API error
+     * code.
+     */
     refusals: {
       expiredLink: 'expired_link: This password reset link has expired. Please request a new one.',
       invalidLink:

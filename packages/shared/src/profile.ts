@@ -43,7 +43,7 @@ export const profileUpdateSchema = z.object({
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
-/** Spec §5 Save rules, in the order the user sees them; null when the profile may be saved. */
+/** Requirements §5 Save rules, in the order the user sees them; null when the profile may be saved. */
 export function profileSaveProblem(p: {
   name: string;
   major: string;

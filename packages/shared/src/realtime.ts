@@ -3,8 +3,8 @@ import { conversationRefSchema, sendMessageSchema, type ChatMessage, type Conver
 import type { RealtimeEvent } from './realtime-responses.ts';
 
 /**
- * The real-time channel (DESIGN.md "Real-time"): one WebSocket per tab at /api/ws, authenticated by the session
- * cookie. The server publishes typed events to topics; every signed-in socket listens to its user's topic and
+ * The real-time channel (docs/architecture.md "Real-time"): one WebSocket per tab at /api/ws, authenticated by the
+ * session cookie. The server publishes typed events to topics; every signed-in socket listens to its user's topic and
  * may subscribe to the topics of conversations it belongs to. A reconnecting client opens `/api/ws?cursor=N`
  * (its last seen message cursor): the server sends what was missed after N, then `resync.done`, and only then
  * anything live, so no message arrives twice.

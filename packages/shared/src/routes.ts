@@ -1,4 +1,4 @@
-/** Every route of spec §2 and the one function that builds e-mail action links. */
+/** Every route of requirements §2 and the one function that builds e-mail action links. */
 export const ROUTES = {
   signup: '/signup',
   login: '/login',

@@ -2,7 +2,7 @@ import type { OwnProfile } from './session-responses.ts';
 
 export type { CourseRef, OwnProfile, SessionInfo } from './session-responses.ts';
 
-/** Spec §5: name, major, year and a custom picture. */
+/** Requirements §5: name, major, year and a custom picture. */
 export function isProfileComplete(
   p: Pick<OwnProfile, 'name' | 'major' | 'year' | 'hasCustomProfilePicture'> | null,
 ): boolean {

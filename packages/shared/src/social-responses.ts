@@ -26,7 +26,7 @@ export const publicProfileSchema = z.object({
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
-/** Match candidate of spec §3: profile plus score, sharedCourses, images (and the request state). */
+/** Match candidate of requirements §3: profile plus score, sharedCourses, images (and the request state). */
 export const matchCandidateSchema = publicProfileSchema.extend({ score: z.number(), request: requestStateSchema });
 export type MatchCandidate = z.infer<typeof matchCandidateSchema>;
 

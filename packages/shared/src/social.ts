@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 
-/** Contracts of the match finder, user search, friend requests, notifications and friends (spec §2–§6). */
+/** Contracts of the match finder, user search, friend requests, notifications and friends (requirements §2–§6). */
 
 const userId = z.string({ error: MSG.match.invalidMatch }).trim().min(1, MSG.match.invalidMatch).max(100);
 
