@@ -17,7 +17,7 @@ const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
 const OfflinePage = lazy(() => import('./pwa/offline-page.tsx'));
 
 /**
- * Guarded routes (spec §2): not signed in or not verified → /login (and back here after log-in); profile
+ * Guarded routes (requirements §2): not signed in or not verified → /login (and back here after log-in); profile
  * incomplete → /profile, which is shown without the shell. The session is watched live (useSession), so
  * completing the profile, even in another tab, lifts the redirect without a reload.
  */

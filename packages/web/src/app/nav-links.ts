@@ -18,11 +18,11 @@ interface NavLinkDef {
   also?: readonly string[];
 }
 
-/** The sidebar links of spec §2, in order, with their exact labels. */
+/** The sidebar links of requirements §2, in order, with their exact labels. */
 export const NAV_LINKS: readonly NavLinkDef[] = [
   { label: 'Notifications', to: ROUTES.notifications, icon: Bell },
   { label: 'BuddyFinder', to: ROUTES.matchmaking, icon: Search },
-  // The root path is the friends screen (spec §2), so Friends is the active link there too.
+  // The root path is the friends screen (requirements §2), so Friends is the active link there too.
   { label: 'Friends', to: ROUTES.friends, icon: MessageCircle, also: [ROUTES.home] },
   { label: 'Groups', to: ROUTES.groups, icon: Users },
   { label: 'Assignments', to: ROUTES.assignments, icon: ClipboardList },

@@ -20,7 +20,7 @@ import { RealtimeProvider } from './realtime-provider.tsx';
 import { forgetLastUser } from './pwa/last-user.ts';
 import { PwaRuntime } from './pwa/pwa-runtime.tsx';
 
-// Mobile layout at 768 px and below (spec §9); Mantine's breakpoint is the first desktop width.
+// Mobile layout at 768 px and below (requirements §9); Mantine's breakpoint is the first desktop width.
 const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
 
 export function Shell({ profile }: { profile: OwnProfile }) {

@@ -14,9 +14,9 @@ import {
 import { api } from './api.ts';
 
 /**
- * The real-time channel of the web app (DESIGN.md "Real-time"): one WebSocket per tab, typed events,
+ * The real-time channel of the web app (docs/architecture.md "Real-time"): one WebSocket per tab, typed events,
  * exponential back-off reconnect, a resync from the last seen message cursor after every reconnect, and
- * polling every 5 s (spec §7, §9) while the socket cannot open.
+ * polling every 5 s (requirements §7, §9) while the socket cannot open.
  *
  * The app opens it (app/realtime-provider.tsx) and registers each feature's `LiveHandlers`, which apply that
  * feature's events to the TanStack Query cache and refetch what may be stale after a gap (`onResync`). Screens

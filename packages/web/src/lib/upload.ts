@@ -4,7 +4,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 
 /**
- * Uploads a file to one of the server's upload targets (spec §4 File storage uploads):
+ * Uploads a file to one of the server's upload targets (requirements §4 File storage uploads):
  * - up to 262144 bytes in one multipart request;
  * - above that through a tus resumable upload whose chunks start at 262144 bytes and double after each
  *   accepted chunk while staying under 33554432 bytes (back to the start size after a failure).
@@ -20,7 +20,7 @@ import { MSG } from '@studybuddy/shared/messages';
  */
 export type UploadState = 'running' | 'pausing' | 'paused' | 'canceling' | 'canceled' | 'success' | 'error';
 
-/** The storage error codes of spec §8 (plus invalid-argument for a refused file). */
+/** The storage error codes of requirements §8 (plus invalid-argument for a refused file). */
 export type UploadErrorCode =
   | 'unauthenticated'
   | 'quota-exceeded'

@@ -11,7 +11,7 @@ const show = (color: string, message: string, title?: string) =>
     closeButtonProps: { 'aria-label': MSG.shell.closeToast },
   });
 
-/** The app's toasts: 3 seconds each (spec §8, §9), with a named close button. */
+/** The app's toasts: 3 seconds each (requirements §8, §9), with a named close button. */
 export const toast = {
   success: (message: string, title?: string) => show('green', message, title),
   error: (message: string, title?: string) => show('red', message, title),

@@ -27,7 +27,7 @@ export function useProviders() {
 
 /**
  * The text for a failed call: the server's own texts (the spec's, already prefixed where §8 wants it) as they
- * are; anything unexpected as 'Error:' plus the message (spec §8 'other codes').
+ * are; anything unexpected as 'Error:' plus the message (requirements §8 'other codes').
  */
 export function errorText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
@@ -36,7 +36,7 @@ export function errorText(err: unknown): string {
   return expected ? message : `${MSG.login.errorPrefix} ${message}`;
 }
 
-/** Spec §8 resend texts for a failed resend. */
+/** Requirements §8 resend texts for a failed resend. */
 export function resendErrorText(err: unknown): string {
   if (!(err instanceof ApiRequestError)) return MSG.resend.other;
   if (err.status === 0) return MSG.resend.network;

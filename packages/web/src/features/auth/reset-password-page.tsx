@@ -45,7 +45,7 @@ export default function ResetPasswordPage() {
       await authApi.confirmReset(code, parsed.data.password);
       setDone(true);
     } catch (err) {
-      // The server's refusals already read `{code}: {message}` (spec §8).
+      // The server's refusals already read `{code}: {message}` (requirements §8).
       setError(errorText(err));
     } finally {
       setBusy(false);

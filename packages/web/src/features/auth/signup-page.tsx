@@ -38,7 +38,7 @@ export default function SignupPage() {
     setBusy(true);
     try {
       await authApi.signup(parsed.data.email, parsed.data.password);
-      // Spec §4: after sign-up the user is signed out and /login says the mail is on its way.
+      // Requirements §4: after sign-up the user is signed out and /login says the mail is on its way.
       queryClient.setQueryData<SessionInfo>(SESSION_KEY, { user: null, profile: null });
       await navigate(ROUTES.login, { replace: true, state: { notice: 'verificationSent' } satisfies LoginState });
     } catch (err) {

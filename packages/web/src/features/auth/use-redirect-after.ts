@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 
-/** Goes to `to` (with router state) `ms` after `when` becomes true (spec §9 redirect delays: 2 or 3 s). */
+/** Goes to `to` (with router state) `ms` after `when` becomes true (requirements §9 redirect delays: 2 or 3 s). */
 export function useRedirectAfter(when: boolean, ms: number, to: string, state?: unknown) {
   const navigate = useNavigate();
   useEffect(() => {

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
 import type { CalendarExport } from './use-calendar-export.ts';
 
-/** Export mode (spec §2): 'Select Assignments to Export', what is chosen, Cancel and Export. */
+/** Export mode (requirements §2): 'Select Assignments to Export', what is chosen, Cancel and Export. */
 export function ExportBar({ calendar, selectedCount }: { calendar: CalendarExport; selectedCount: number }) {
   const target = calendar.target;
   if (!target) return null;

@@ -5,7 +5,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
 import { useGoogleCalendars } from './calendar-api.ts';
 
-/** 'Select a Calendar': the user's Google calendars in a dropdown, then Done (spec §2). */
+/** 'Select a Calendar': the user's Google calendars in a dropdown, then Done (requirements §2). */
 export function SelectCalendarModal({
   opened,
   onClose,

@@ -13,7 +13,7 @@ import {
   useGoogleExport,
 } from './calendar-api.ts';
 
-/** The host page's card selection the export drives (spec §2: clicking a card in export mode toggles it). */
+/** The host page's card selection the export drives (requirements §2: clicking a card in export mode toggles it). */
 export interface ExportSelection {
   exportMode: boolean;
   selected: ReadonlySet<string>;
@@ -25,7 +25,7 @@ export interface ExportSelection {
 export type ExportTarget = { kind: 'google'; calendar: GoogleCalendarEntry } | { kind: 'ics' };
 
 /**
- * The calendar export flow of the Coursework page (spec §4 Calendar connect): connect Google (the server's
+ * The calendar export flow of the Coursework page (requirements §4 Calendar connect): connect Google (the server's
  * consent round trip, skipped while its token is valid), pick a calendar, select cards in export mode, Export.
  * The .ics export uses the same export mode without any Google account.
  */

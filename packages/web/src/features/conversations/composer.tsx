@@ -15,7 +15,7 @@ interface Props {
   me: { id: string; name: string };
 }
 
-/** Spec §5: chat attachments must be images under 5 MB. */
+/** Requirements §5: chat attachments must be images under 5 MB. */
 export function imageProblem(file: File): string | null {
   if (!file.type.startsWith('image/')) return MSG.chat.invalidImage;
   if (file.size >= CHAT_LIMITS.imageMaxBytes) return MSG.chat.imageTooLarge;

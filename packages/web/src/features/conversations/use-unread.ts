@@ -3,7 +3,7 @@ import { unreadLabel } from '@studybuddy/shared/chat';
 import { conversationsApi, conversationKeys } from './conversations-api.ts';
 
 /**
- * Unread messages per friend and in total (spec §2 Friends badge). Kept live by the real-time channel
+ * Unread messages per friend and in total (requirements §2 Friends badge). Kept live by the real-time channel
  * (`unread.changed`), refetched after every reconnect and every 5 s while the socket cannot open.
  */
 export function useUnreadCounts() {
@@ -15,5 +15,5 @@ export function useFriendUnread(friendId: string): number {
   return useUnreadCounts().data?.byFriend[friendId] ?? 0;
 }
 
-/** Spec §9: the badge shows 99+ above 99. */
+/** Requirements §9: the badge shows 99+ above 99. */
 export const formatUnread = unreadLabel;

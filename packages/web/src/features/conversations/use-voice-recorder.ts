@@ -14,7 +14,7 @@ interface Session {
 }
 
 /**
- * Voice messages (spec §4): idle → recording (seconds counter) → stop and send, or cancel. Records the
+ * Voice messages (requirements §4): idle → recording (seconds counter) → stop and send, or cancel. Records the
  * microphone with the Web Audio API and encodes a 16 kHz mono WAV in the browser.
  */
 export function useVoiceRecorder(onRecorded: (wav: Blob, seconds: number) => void, onError: () => void) {

@@ -1,4 +1,4 @@
-/** 16-bit PCM WAV of mono samples in [-1, 1] (spec §7: voice messages are stored as WAV). */
+/** 16-bit PCM WAV of mono samples in [-1, 1] (requirements §7: voice messages are stored as WAV). */
 export function encodeWav(samples: Float32Array, sampleRate: number): Blob {
   const buffer = new ArrayBuffer(44 + samples.length * 2);
   const view = new DataView(buffer);

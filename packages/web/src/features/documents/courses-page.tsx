@@ -17,7 +17,7 @@ import { useCourseDocuments } from './documents-api.ts';
 import { TextMatches } from './text-matches.tsx';
 import { useDocumentUpload } from './use-document-upload.ts';
 
-/** /courses (spec §2 Courses): the profile's courses, their documents, uploads, and the document panel. */
+/** /courses (requirements §2 Courses): the profile's courses, their documents, uploads, and the document panel. */
 export default function CoursesPage() {
   const session = useSession();
   const courses = useMemo(() => session.data?.profile?.courses ?? [], [session.data]);

@@ -26,7 +26,7 @@ function Citation({ citation, onShow }: { citation: CitationDto; onShow: (c: Cit
   );
 }
 
-/** 'Ask Questions About This Document': example questions, the chat, and the question box (spec §2, §5). */
+/** 'Ask Questions About This Document': example questions, the chat, and the question box (requirements §2, §5). */
 export function DocumentChat({
   doc,
   busy,

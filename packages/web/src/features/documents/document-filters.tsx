@@ -24,7 +24,7 @@ export function applyFilters(docs: CourseDocumentDto[], filters: Filters, search
 const count = <T,>(docs: CourseDocumentDto[], pick: (d: CourseDocumentDto) => T, value: T) =>
   docs.filter((d) => pick(d) === value).length;
 
-/** Document type and source selects with counts, and Clear Filters (spec §2 Courses). */
+/** Document type and source selects with counts, and Clear Filters (requirements §2 Courses). */
 export function DocumentFilters({
   documents,
   filters,

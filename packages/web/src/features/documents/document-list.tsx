@@ -25,7 +25,7 @@ function StatusBadge({ doc }: { doc: CourseDocumentDto }) {
   return null;
 }
 
-/** The documents of the course: icon by type, source tag, size, date, download link (spec §2). */
+/** The documents of the course: icon by type, source tag, size, date, download link (requirements §2). */
 export function DocumentList({
   documents,
   selectedId,

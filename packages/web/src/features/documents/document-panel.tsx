@@ -35,7 +35,7 @@ export function DocumentPanel({
   const focus = cited && (!initialFocus || cited.nonce > initialFocus.nonce) ? cited : initialFocus;
   const showText = textToggled ?? !!initialFocus;
 
-  // A Canvas file is read the first time it is opened (spec §4: processed once its text is stored).
+  // A Canvas file is read the first time it is opened (requirements §4: processed once its text is stored).
   const status = doc.data?.status;
   const { mutate } = process;
   useEffect(() => {

@@ -12,7 +12,7 @@ const ICONS = {
   other: { icon: File, color: 'gray' },
 } as const;
 
-/** The icon of a document type (spec §2: an icon by type). */
+/** The icon of a document type (requirements §2: an icon by type). */
 export function TypeIcon({ type, size = 36 }: { type: DocumentType; size?: number }) {
   const { icon: Icon, color } = ICONS[type];
   return (

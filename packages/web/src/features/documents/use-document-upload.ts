@@ -14,7 +14,7 @@ export interface UploadView {
   error: string | null;
   /** Images and PDFs: the OCR message, until their text is in. */
   ocrPending: boolean;
-  /** Shown for 5 s once OCR has finished (spec §9). */
+  /** Shown for 5 s once OCR has finished (requirements §9). */
   ocrSuccess: boolean;
 }
 

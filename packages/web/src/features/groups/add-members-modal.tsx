@@ -7,7 +7,7 @@ import { toast } from '../../ui/toast.ts';
 import { FriendPicker } from './friend-picker.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
-/** Add Members (spec §2, §6): the adder's friends not yet in the group; at least one selection. */
+/** Add Members (requirements §2, §6): the adder's friends not yet in the group; at least one selection. */
 export function AddMembersModal({
   group,
   opened,

@@ -7,7 +7,7 @@ import { toast } from '../../ui/toast.ts';
 import { FriendPicker } from './friend-picker.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
-/** Create Group (spec §2, §5): a non-blank name and at least one friend. */
+/** Create Group (requirements §2, §5): a non-blank name and at least one friend. */
 export function CreateGroupModal({
   opened,
   onClose,

@@ -16,7 +16,7 @@ import { GroupList } from './group-list.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
 /**
- * /groups (spec §2 Groups): Groups / Hot Groups toggle, the list, the chat and its modals.
+ * /groups (requirements §2 Groups): Groups / Hot Groups toggle, the list, the chat and its modals.
  * `?groupIdToOpen=ID` opens that (hot) group when the user is a member of it.
  */
 export default function GroupsPage() {

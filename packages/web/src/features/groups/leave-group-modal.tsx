@@ -5,7 +5,7 @@ import { toast } from '../../ui/toast.ts';
 import { conversationKeys } from '../conversations/index.ts';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
-/** Leave (spec §2, §4): asks first; leaving removes the membership and closes the chat. */
+/** Leave (requirements §2, §4): asks first; leaving removes the membership and closes the chat. */
 export function LeaveGroupModal({
   groupId,
   opened,

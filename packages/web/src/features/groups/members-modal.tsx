@@ -2,7 +2,7 @@ import { Avatar, Badge, Group, Modal, Stack, Text } from '@mantine/core';
 import type { GroupDetail } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
 
-/** Group Members (spec §2): everyone in the group; the creator shows an Admin badge. */
+/** Group Members (requirements §2): everyone in the group; the creator shows an Admin badge. */
 export function MembersModal({ group, opened, onClose }: { group: GroupDetail; opened: boolean; onClose: () => void }) {
   return (
     <Modal

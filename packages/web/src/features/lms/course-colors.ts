@@ -1,6 +1,6 @@
 import { courseColorIndex } from '@studybuddy/shared/coursework-filters';
 
-/** 15 course colours (spec §9), cycled in the order the courses are listed. Used for borders and dots only. */
+/** 15 course colours (requirements §9), cycled in the order the courses are listed. Used for borders and dots only. */
 export const COURSE_PALETTE = [
   '#4263eb',
   '#0ca678',

@@ -2,7 +2,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import type { CourseworkResponse } from '@studybuddy/shared/lms';
 
 /**
- * The browser's coursework cache (spec §3): per user, keyed by the connection id (a hash of the stored
+ * The browser's coursework cache (requirements §3): per user, keyed by the connection id (a hash of the stored
  * credentials the server gives out, never the token), trusted while under 24 hours old.
  */
 interface Entry {

@@ -30,7 +30,7 @@ function ErrorBody({ message, onRetry, retryDisabled }: ErrorProps) {
   );
 }
 
-/** Nothing to show: the whole page is the error (spec §8 'Error Updating Assignments'). */
+/** Nothing to show: the whole page is the error (requirements §8 'Error Updating Assignments'). */
 export function CourseworkErrorPage(props: ErrorProps) {
   return (
     <Paper withBorder p="xl" maw={640} mx="auto" mt="lg">

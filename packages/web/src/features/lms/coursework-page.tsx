@@ -22,7 +22,7 @@ import { useCourseworkPreferences } from './use-coursework-preferences.ts';
 
 const CARDS_PER_PAGE = 30;
 
-/** The 'Coursework' page at /assignments (spec §2, §4, §8). */
+/** The 'Coursework' page at /assignments (requirements §2, §4, §8). */
 export default function CourseworkPage() {
   const session = useSession();
   const userId = session.data?.user?.id ?? '';

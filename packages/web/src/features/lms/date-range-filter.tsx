@@ -17,7 +17,7 @@ const WEEKDAYS = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
 const fmt = (day: string) => dayjs(day).format('MMM D');
 
 /**
- * Spec §4/§9 date range: 35 days from the start of the current week, days before today disabled. The first
+ * Requirements §4/§9 date range: 35 days from the start of the current week, days before today disabled. The first
  * click sets the start, the second the end (swapped if earlier), which closes the picker and turns the filter
  * on; Clear resets it. Arrow keys move between days.
  */

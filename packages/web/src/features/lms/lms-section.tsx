@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * The profile's LMS integration section (spec §2): Connect Canvas → feature modal (terms ticked) → token
+ * The profile's LMS integration section (requirements §2): Connect Canvas → feature modal (terms ticked) → token
  * modal → import; when connected, Disconnect (clears token, address and cached coursework).
  */
 export function LmsSection({ onImported }: Props) {

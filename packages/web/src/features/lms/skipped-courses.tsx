@@ -3,7 +3,7 @@ import { EyeOff } from 'lucide-react';
 import type { SkippedCourse } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
 
-/** Courses where Canvas refused some item types (course id and the skipped types, spec §2). */
+/** Courses where Canvas refused some item types (course id and the skipped types, requirements §2). */
 export function SkippedCourses({ skipped, names }: { skipped: SkippedCourse[]; names: Record<string, string> }) {
   if (!skipped.length) return null;
   return (

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 
 /**
- * Card selection for the calendar export (spec §2): in export mode the flame buttons hide and clicking a card
+ * Card selection for the calendar export (requirements §2): in export mode the flame buttons hide and clicking a card
  * toggles it. The calendar slot drives this: `enter()` after a calendar is chosen, `selected` to export,
  * `exit()` on cancel or when done.
  */

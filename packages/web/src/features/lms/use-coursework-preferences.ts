@@ -31,7 +31,7 @@ function load(userId: string): CourseworkPreferences {
   }
 }
 
-/** The Coursework filters, kept per user in this browser (spec §3 assignment preferences). */
+/** The Coursework filters, kept per user in this browser (requirements §3 assignment preferences). */
 export function useCourseworkPreferences(userId: string) {
   const [prefs, setPrefs] = useState<CourseworkPreferences>(() => load(userId));
 

@@ -45,9 +45,9 @@ async function loadFromServer(client: QueryClient, userId: string, connectionId:
 }
 
 /**
- * The coursework helper of spec §7: memory (the query cache), then the browser cache, then the server (which
+ * The coursework helper of requirements §7: memory (the query cache), then the browser cache, then the server (which
  * answers from its own 24-hour cache or Canvas). Forced refreshes are counted by the server (3 a day); the
- * count shown is the server's. At local midnight (spec §9: the allowance resets with an automatic refresh) the
+ * count shown is the server's. At local midnight (requirements §9: the allowance resets with an automatic refresh) the
  * count is fetched again and the coursework is loaded from the server, past the browser cache, without force:
  * the server goes to Canvas when its copy is older than the cache period, and no forced refresh is spent.
  */

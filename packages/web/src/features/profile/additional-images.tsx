@@ -21,7 +21,9 @@ interface Pending {
 
 let counter = 0;
 
-/** Up to 4 additional images (spec §5): Add Images uploads each (resumable above 256 KB); each can be removed. */
+/**
+ * Up to 4 additional images (requirements §5): Add Images uploads each (resumable above 256 KB); each can be removed.
+ */
 export function AdditionalImages({ images, onAdd, onRemove }: Props) {
   const [pending, setPending] = useState<Record<string, Pending>>({});
   const tasks = useRef(new Map<string, UploadTask>());

@@ -13,7 +13,7 @@ interface Props {
 
 const key = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
-/** Courses of the profile, at most 10 (spec §5); duplicates (ignoring case and spaces) are not added twice. */
+/** Courses of the profile, at most 10 (requirements §5); duplicates (ignoring case and spaces) are not added twice. */
 export function CoursesEditor({ courses, onChange }: Props) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);

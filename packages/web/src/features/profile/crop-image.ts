@@ -5,7 +5,7 @@ import { PROFILE_LIMITS } from '@studybuddy/shared/profile';
 /**
  * Draws the part of `image` under the crop (in the image's displayed pixels), after the zoom and rotation
  * shown on screen (both about the image centre), into a square JPEG of at most PROFILE_LIMITS.pictureExportPx
- * per side at quality 0.95 (spec §9).
+ * per side at quality 0.95 (requirements §9).
  */
 export async function exportCroppedJpeg(
   image: HTMLImageElement,

@@ -15,7 +15,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { startUpload, type UploadTask } from '../../lib/upload.ts';
 import { exportCroppedJpeg } from './crop-image.ts';
 
-// Spec §9: keyboard nudge 1, 10 with Shift, 100 with Ctrl or Cmd.
+// Requirements §9: keyboard nudge 1, 10 with Shift, 100 with Ctrl or Cmd.
 const [NUDGE, NUDGE_SHIFT, NUDGE_CTRL] = LIMITS.crop.nudge;
 ReactCrop.nudgeStep = NUDGE;
 ReactCrop.nudgeStepMedium = NUDGE_SHIFT;

@@ -2,7 +2,7 @@ import { Avatar, Badge, Group, Image, Paper, SimpleGrid, Stack, Text, Title } fr
 import { MSG } from '@studybuddy/shared/messages';
 import type { OwnProfile } from '@studybuddy/shared/session';
 
-/** Read-only profile (spec §2 'Your Profile'). */
+/** Read-only profile (requirements §2 'Your Profile'). */
 export function ProfileView({ profile }: { profile: OwnProfile }) {
   const details = [profile.major, profile.year].filter(Boolean).join(' · ');
   return (

@@ -1,7 +1,7 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
 
-/** Shown once when a new student opens an incomplete profile (spec §2, §4). */
+/** Shown once when a new student opens an incomplete profile (requirements §2, §4). */
 export function WelcomeModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
     <Modal

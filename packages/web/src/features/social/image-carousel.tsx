@@ -13,7 +13,7 @@ interface Props {
 }
 
 /**
- * Profile picture and additional images (spec §2/§9): a single image when there is only one; otherwise a
+ * Profile picture and additional images (requirements §2/§9): a single image when there is only one; otherwise a
  * carousel that advances every 10 s, and pauses for 10 s whenever the student uses it.
  */
 export function ImageCarousel({ images, name, height = 320 }: Props) {

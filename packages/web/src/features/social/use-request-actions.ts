@@ -31,7 +31,7 @@ export function patchMatches(client: QueryClient, uid: string, outcome: ActionOu
   );
 }
 
-/** Connect, unsend and accept on a match candidate, with every toast of spec §8 Match finder. */
+/** Connect, unsend and accept on a match candidate, with every toast of requirements §8 Match finder. */
 export function useRequestActions() {
   const client = useQueryClient();
   const session = useSession();

@@ -13,7 +13,7 @@ interface Props {
   onPick: (candidate: MatchCandidate) => void;
 }
 
-/** User search of the match finder (spec §5): name prefix, own college, not self or friends. */
+/** User search of the match finder (requirements §5): name prefix, own college, not self or friends. */
 export function UserSearch({ opened, onClose, onPick }: Props) {
   const [text, setText] = useState('');
   const [q] = useDebouncedValue(text.trim(), 250);
