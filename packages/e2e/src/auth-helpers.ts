@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Holds the app's 2 s and 3 s redirect timers (spec §9) until releaseRedirects(), so a screen that is about
+ * Holds the app's 2 s and 3 s redirect timers (requirements §9) until releaseRedirects(), so a screen that is about
  * to redirect stays put for an accessibility check. Call before the page's first navigation.
  */
 export async function holdRedirects(page: Page): Promise<void> {

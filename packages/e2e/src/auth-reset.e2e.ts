@@ -76,7 +76,7 @@ describe('password reset in Chromium (mail over real SMTP)', () => {
     await expectAccessible(page);
 
     // The server's own refusal of a weak password (the form's check passed, the request says otherwise) reads
-    // `{code}: {message}` (spec §8).
+    // `{code}: {message}` (requirements §8).
     const confirmUrl = `${server.url}/api/auth/password-reset/confirm`;
     await page.route(confirmUrl, (route) =>
       route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), password: '12345' }) }),

@@ -46,7 +46,7 @@ async function courseworkData(page: Page): Promise<CourseworkResponse> {
 }
 
 /**
- * The connect modal's tutorial (spec §2: an embedded tutorial video): a WebM with controls that Chromium plays,
+ * The connect modal's tutorial (requirements §2: an embedded tutorial video): a WebM with controls that Chromium plays,
  * English captions on by default whose cues are the catalogue's, a transcript behind a toggle, the steps as text.
  */
 async function expectTutorialVideo(page: Page, feature: Locator) {
