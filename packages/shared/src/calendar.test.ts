@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { calendarEventFor, googleExportInputSchema } from './calendar.ts';
 import { MSG } from './messages.ts';
 
-describe('calendarEventFor (spec §3)', () => {
+describe('calendarEventFor (requirements §3)', () => {
   it('starts 10 minutes before the due time, ends at it, with e-mail 1440 and popup 10 reminders', () => {
     expect(calendarEventFor('Essay 1', '2030-03-04T17:00:00Z')).toEqual({
       summary: 'Essay 1',

@@ -13,7 +13,7 @@ import {
 import { askDocumentInputSchema, fetchCourseFilesInputSchema } from './documents-api.ts';
 import { MSG } from './messages.ts';
 
-describe('documentTypeFor (spec §5)', () => {
+describe('documentTypeFor (requirements §5)', () => {
   it.each([
     ['document', ['pdf', 'doc', 'docx', 'txt', 'rtf']],
     ['presentation', ['ppt', 'pptx', 'key']],
@@ -41,7 +41,7 @@ describe('documentTypeFor (spec §5)', () => {
   });
 });
 
-describe('triggersOcrMessage (spec §5)', () => {
+describe('triggersOcrMessage (requirements §5)', () => {
   it.each(['a.jpg', 'a.JPEG', 'a.png', 'a.gif', 'a.bmp', 'scan.pdf'])('%s shows the OCR message', (name) => {
     expect(triggersOcrMessage(name)).toBe(true);
   });
@@ -50,7 +50,7 @@ describe('triggersOcrMessage (spec §5)', () => {
   });
 });
 
-describe('isSyllabus (spec §5)', () => {
+describe('isSyllabus (requirements §5)', () => {
   it.each(['Syllabus.pdf', 'BIO 101 syllabus', 'Course Outline - Fall.docx', 'course_outline.pdf', 'COURSE-OUTLINE'])(
     '%s is a syllabus',
     (name) => expect(isSyllabus(name)).toBe(true),
@@ -60,7 +60,7 @@ describe('isSyllabus (spec §5)', () => {
   });
 });
 
-describe('formatFileSize (spec §9: Bytes, KB, MB, GB, base 1024, two decimals)', () => {
+describe('formatFileSize (requirements §9: Bytes, KB, MB, GB, base 1024, two decimals)', () => {
   it.each([
     [0, '0 Bytes'],
     [1, '1 Bytes'],
@@ -82,7 +82,7 @@ describe('formatFileSize (spec §9: Bytes, KB, MB, GB, base 1024, two decimals)'
   });
 });
 
-describe('suggested questions (spec §9)', () => {
+describe('suggested questions (requirements §9)', () => {
   it('has five questions per kind and three for general, all distinct', () => {
     for (const kind of DOCUMENT_KINDS) {
       const set = SUGGESTED_QUESTIONS[kind];

@@ -44,7 +44,7 @@ describe('log-in, profile creation, session and log-out', () => {
     expect(res.json().error.message).toBe(MSG.reset.accountDisabled);
   });
 
-  it('the first verified log-in creates the profile with exactly the defaults of spec §3', async () => {
+  it('the first verified log-in creates the profile with exactly the defaults of requirements §3', async () => {
     const [user] = await t.app.ctx.db.select().from(users).where(eq(users.email, 'kim@mednet.ucla.edu'));
     expect(await t.app.ctx.db.select().from(profiles).where(eq(profiles.userId, user!.id))).toHaveLength(0);
     const res = await login('KIM@mednet.ucla.edu', 'secret1');

@@ -31,7 +31,7 @@ export function profileRoutes(ctx: AppContext) {
       {
         preValidation,
         schema: {
-          summary: 'Saves the own profile (spec §5 rules) and answers with it',
+          summary: 'Saves the own profile (requirements §5 rules) and answers with it',
           tags,
           body: profileUpdateSchema,
           response: { 200: ownProfileSchema, ...errorResponses },

@@ -33,7 +33,7 @@ export function describeStorageDriver(name: string, open: () => Promise<{ storag
       await expect(storage.check()).resolves.toBeUndefined();
     });
 
-    it('stores bytes with the metadata of spec §3 and reads them back unchanged', async () => {
+    it('stores bytes with the metadata of requirements §3 and reads them back unchanged', async () => {
       const data = randomBytes(70_000);
       const custom = { uploadedBy: 'u1', 'Original-Name': 'Café photo.jpg' };
       const put = await storage.put('meta/one/photo.jpg', data, {
