@@ -13,9 +13,10 @@
 //   crowd     10,000 connected students on PostgreSQL (one instance): 1,000 send at 500 msg/s, the other 9,000
 //             are idle but listening (their own topic and their chat's); server RSS, memory per socket, p99
 // Modes (BENCH_MODE):
-//   ramp      (default) each run raises the rate in steps of BENCH_STEP_SECONDS (20) — 250, 500, 1,000, 1,500,
-//             2,000 … msg/s — until delivery p99 passes 50 ms or anything is lost, duplicated or refused, and
-//             keeps the highest rate held; steps up to 500 msg/s always run (the table's reference rate). Then
+//   ramp      (default) after BENCH_WARMUP_SECONDS (5) not counted, each run raises the rate in steps of
+//             BENCH_STEP_SECONDS (20) — 250, 500, 1,000, 1,500, 2,000 … msg/s — until delivery p99 passes 50 ms or
+//             anything is lost, duplicated or refused, and keeps the highest rate held (every step below it held
+//             too); steps up to 500 msg/s always run (the table's reference rate). Then
 //             one table: highest rate held, p50/p95/p99 at 500 msg/s, server CPU and RSS, ours ÷ ejabberd.
 //   fixed     each run at one rate (BENCH_RATE, 500; PGlite BENCH_RATE_PGLITE, 200) for BENCH_SECONDS (60)
 // Every step prints server CPU and RSS, the database backends' CPU, and the bench process's own CPU and
@@ -53,6 +54,7 @@ const GROUPS = Math.min(50, Math.floor(USERS / 10));
 const STEP_SECONDS = num('BENCH_STEP_SECONDS', 20);
 const RATES = (process.env.BENCH_RATES ?? '250,500,1000,1500,2000,2500,3000,3500,4000').split(',').map(Number);
 const P99_LIMIT = num('BENCH_P99_LIMIT', 50);
+const WARMUP_SECONDS = num('BENCH_WARMUP_SECONDS', 5);
 const REFERENCE_RATE = 500;
 const DRAIN_MS = 10_000;
 const SECONDS = num('BENCH_SECONDS', 60);
@@ -81,6 +83,7 @@ async function drive(run: Run, target: Target, fixedRate: number, convs = talker
   try {
     if (MODE === 'ramp') {
       run.ramp = await ramp(driver, run.name, {
+        warmupSeconds: WARMUP_SECONDS,
         rates: RATES,
         seconds: STEP_SECONDS,
         drainMs: DRAIN_MS,
@@ -126,6 +129,7 @@ async function crowdRun(): Promise<Run> {
           `CPU ${fmt(idleCpu * 100)}% with all of them idle for ${CROWD_IDLE_SECONDS} s`,
       );
       const driver = new Driver(target, talkers(pop, CROWD_SENDERS));
+      if (WARMUP_SECONDS > 0) await driver.step(CROWD_RATE, WARMUP_SECONDS, DRAIN_MS, P99_LIMIT);
       const s = await driver.step(CROWD_RATE, MODE === 'ramp' ? STEP_SECONDS : SECONDS, DRAIN_MS, P99_LIMIT);
       console.log(describeStep(run.name, s));
       run.steps = [s];

@@ -236,6 +236,8 @@ export class Driver {
 }
 
 export interface RampOptions {
+  /** Seconds at the first rate before the ramp, not counted (JIT, caches, connection pools: both servers). */
+  warmupSeconds: number;
   rates: number[];
   seconds: number;
   drainMs: number;
@@ -269,6 +271,7 @@ export async function ramp(driver: Driver, name: string, opts: RampOptions): Pro
   const steps: StepResult[] = [];
   let held = 0;
   let failed = false;
+  if (opts.warmupSeconds > 0) await driver.step(opts.rates[0]!, opts.warmupSeconds, opts.drainMs, opts.p99Limit);
   for (const rate of opts.rates) {
     if (failed && rate > opts.atLeast) break;
     const s = await driver.step(rate, opts.seconds, opts.drainMs, opts.p99Limit);
