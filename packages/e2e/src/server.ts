@@ -10,8 +10,8 @@ import { inject } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 // The seed CLI's input, shared with the server so the two cannot drift.
-export type { SeedUser } from '../../server/src/db/seed-users.ts';
-import type { SeedUser } from '../../server/src/db/seed-users.ts';
+export type { SeedUser } from '../../server/src/demo/seed-users.ts';
+import type { SeedUser } from '../../server/src/demo/seed-users.ts';
 
 export interface RunningServer {
   url: string;
