@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type {} from '@fastify/cookie'; // request.cookies
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
 import { AppError } from './errors.ts';
