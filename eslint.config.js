@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import regexp from 'eslint-plugin-regexp';
 import { readdirSync } from 'node:fs';
+import { URL } from 'node:url';
 
 const serverFeatures = readdirSync(new URL('./packages/server/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
