@@ -4,6 +4,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connect.ts';
 import { openSockets, realtimeInstances, users } from '../../db/schema.ts';
+import { Gates } from '../fair-share.ts';
 
 export interface PresenceOptions {
   /** How often this instance says it is alive. */
@@ -44,6 +45,16 @@ export function createSocketPresence(
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   /** This instance's open sockets, to record them again if its row was ever dropped (a long stall). */
   const mine = new Map<string, string>();
+  /** How many of `mine` each student has: a student already at the limit here is refused without a query. */
+  const mineOf = new Map<string, number>();
+  const count = (userId: string, by: number) => {
+    const n = (mineOf.get(userId) ?? 0) + by;
+    if (n > 0) mineOf.set(userId, n);
+    else mineOf.delete(userId);
+  };
+  // One student's upgrades take turns on this instance (they would queue on the user row anyway), so a burst of
+  // a hundred costs one transaction at a time and the ones past the limit none at all.
+  const admissions = new Gates();
   let timer: NodeJS.Timeout | undefined;
   const stale = sql`now() - ${staleMs} * interval '1 millisecond'`;
 
@@ -88,20 +99,31 @@ export function createSocketPresence(
   return {
     instanceId,
     async admit(userId, limit) {
-      let id: string | null;
+      if ((mineOf.get(userId) ?? 0) >= limit) return null;
+      if (!(await admissions.acquire(userId, 1, 1000).granted)) return null;
+      let id: string | null = null;
       try {
-        id = await record(userId, limit);
-      } catch (err) {
-        if (!isForeignKeyViolation(err)) throw err;
-        // This instance's row was removed meanwhile (see beat): register again and retry once.
-        await register();
-        id = await record(userId, limit);
+        if ((mineOf.get(userId) ?? 0) >= limit) return null;
+        try {
+          id = await record(userId, limit);
+        } catch (err) {
+          if (!isForeignKeyViolation(err)) throw err;
+          // This instance's row was removed meanwhile (see beat): register again and retry once.
+          await register();
+          id = await record(userId, limit);
+        }
+      } finally {
+        admissions.release(userId);
       }
-      if (id) mine.set(id, userId);
+      if (id) {
+        mine.set(id, userId);
+        count(userId, 1);
+      }
       return id;
     },
     async release(socketId) {
-      mine.delete(socketId);
+      const userId = mine.get(socketId);
+      if (userId !== undefined && mine.delete(socketId)) count(userId, -1);
       await db.delete(openSockets).where(eq(openSockets.id, socketId));
     },
     async start() {
@@ -117,6 +139,7 @@ export function createSocketPresence(
     async stop() {
       clearInterval(timer);
       mine.clear();
+      mineOf.clear();
       await db.delete(realtimeInstances).where(eq(realtimeInstances.id, instanceId));
     },
   };
