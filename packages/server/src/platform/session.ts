@@ -34,13 +34,26 @@ export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
-/** Resolves `request.user` from the session cookie for every API request. */
+/**
+ * Resolves `request.user` from the session cookie for every API request. Requests with the same cookie that
+ * arrive while its lookup is under way share that lookup: a burst of a hundred socket upgrades from one student
+ * costs one query, not a hundred queued in front of everyone else's. Nothing is kept once the lookup answers.
+ */
 export function installSessionResolver(app: FastifyInstance, store: SessionStore): void {
+  const lookups = new Map<string, Promise<SessionUser | null>>();
+  const find = (token: string) => {
+    let lookup = lookups.get(token);
+    if (!lookup) {
+      lookup = store.find(token).finally(() => lookups.delete(token));
+      lookups.set(token, lookup);
+    }
+    return lookup;
+  };
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
-    request.user = token ? await store.find(token) : null;
+    request.user = token ? await find(token) : null;
   });
 }
 

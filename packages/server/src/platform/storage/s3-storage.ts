@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -15,6 +14,7 @@ import {
   type HeadObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
+import { hashFile } from './hash-file.ts';
 import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
 
 // Our own fields ride along as S3 user metadata (x-amz-meta-*); custom metadata is base64url JSON so that
@@ -25,12 +25,6 @@ const M_MD5 = 'sb-md5';
 const M_CUSTOM = 'sb-custom';
 
 const is404 = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
-
-async function md5OfFile(file: string): Promise<string> {
-  const hash = createHash('md5');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('base64');
-}
 
 /** Any S3-compatible service (AWS, MinIO, Ceph, R2, …); path-style addressing when an endpoint is given. */
 export function createS3Storage(config: S3Config): Storage {
@@ -146,8 +140,7 @@ export function createS3Storage(config: S3Config): Storage {
     put: (fullPath, data, options) =>
       putBody(fullPath, data, data.length, createHash('md5').update(data).digest('base64'), options),
     async putFile(fullPath, sourceFile, options) {
-      const { size } = await stat(sourceFile);
-      const md5 = await md5OfFile(sourceFile);
+      const { size, md5 } = await hashFile(sourceFile);
       return putBody(fullPath, createReadStream(sourceFile), size, md5, options);
     },
     head,
