@@ -1,6 +1,6 @@
 // Abuse suite (issue 13, acceptance 1): one hostile student against the real server. Every case starts a fresh
 // server (a child process, on a copy of one seeded data dir), probes GET /api/health every 250 ms while the case
-// runs, samples the server's RSS every 250 ms (and its kernel peak), and checks afterwards that another student's
+// runs (from a thread of the bench's own, so the cases' client work never counts as the server's delay), samples the server's RSS every 250 ms (and its kernel peak), and checks afterwards that another student's
 // profile, chat message, document, uploaded file, unfinished upload and hot group are as they were.
 //   npm run bench abuse                                  # the current tree
 //   ABUSE_SERVER_ROOT=/tmp/sb-before npm run bench abuse # another checkout's server (the bench stays this one)

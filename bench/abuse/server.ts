@@ -2,10 +2,9 @@
 // the /api/health watch that times every probe on its own connection.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
-  probeHealth,
   serverEnv as testServerEnv,
-  sleep,
   spawnServer,
   type SpawnedServer,
 } from '../../packages/server/src/test/spawn-server.ts';
@@ -94,36 +93,76 @@ export interface Watch {
 }
 
 /**
- * Probes /api/health every 250 ms (each probe on its own connection, so a stalled one never delays the next)
- * and samples the tree's RSS every 250 ms, until stopped.
+ * The health prober, on a thread of its own: the cases send hundreds of megabytes from the bench's main thread,
+ * and a probe timed there would count the bench's own busy moments as the server's. Each probe goes on its own
+ * connection, so a stalled one never delays the next. Plain JavaScript (node built-ins only).
  */
+const PROBER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { request } = require('node:http');
+const { base, everyMs } = workerData;
+const pending = new Map();
+const done = [];
+let next = 0;
+const probe = () => {
+  const id = next++;
+  const started = performance.now();
+  pending.set(id, started);
+  const finish = (status) => {
+    pending.delete(id);
+    done.push({ status, ms: performance.now() - started });
+  };
+  const req = request(base + '/api/health', { agent: false, timeout: 120000 }, (res) => {
+    res.resume();
+    res.on('end', () => finish(res.statusCode || 0));
+    res.on('error', () => finish(0));
+  });
+  req.on('timeout', () => req.destroy(new Error('timeout')));
+  req.on('error', () => finish(0));
+  req.end();
+};
+probe();
+const timer = setInterval(probe, everyMs);
+parentPort.on('message', ({ graceMs }) => {
+  clearInterval(timer);
+  const until = performance.now() + graceMs;
+  const report = () => {
+    if (pending.size && performance.now() < until) return setTimeout(report, 20);
+    const now = performance.now();
+    parentPort.postMessage({ done, waiting: [...pending.values()].map((t) => now - t) });
+  };
+  report();
+});
+`;
+
+interface ProbeReport {
+  done: { status: number; ms: number }[];
+  /** How long each probe still unanswered at the end had waited. */
+  waiting: number[];
+}
+
+/** Probes /api/health every 250 ms (on the prober thread) and samples the tree's RSS every 250 ms, until stopped. */
 export function watch(server: RunningServer, everyMs = 250) {
   const baselineKb = treeRssKb(server.pid);
   const hwmReset = resetPeak(server.pid);
   let peakKb = baselineKb;
-  const pending = new Map<number, number>();
-  const done: { status: number; ms: number }[] = [];
-  let next = 0;
-  const tick = () => {
+  const prober = new Worker(PROBER_SOURCE, { eval: true, workerData: { base: server.base, everyMs } });
+  const sample = () => {
     peakKb = Math.max(peakKb, treeRssKb(server.pid));
-    const id = next++;
-    pending.set(id, performance.now());
-    void probeHealth(server.base, 120_000).then((r) => {
-      pending.delete(id);
-      done.push(r);
-    });
   };
-  tick();
-  const timer = setInterval(tick, everyMs);
+  const timer = setInterval(sample, everyMs);
   return {
     /** Stops probing; a probe still out gets up to `graceMs` to answer, then counts by how long it waited. */
     async stop(graceMs = 3000): Promise<Watch> {
       clearInterval(timer);
       peakKb = Math.max(peakKb, hwmReset ? treePeakKb(server.pid) : treeRssKb(server.pid));
-      const until = performance.now() + graceMs;
-      while (pending.size && performance.now() < until) await sleep(20);
-      const now = performance.now();
-      const waiting = [...pending.values()].map((t) => now - t);
+      const report = new Promise<ProbeReport>((resolve, reject) => {
+        prober.once('message', resolve);
+        prober.once('error', reject);
+      });
+      prober.postMessage({ graceMs });
+      const { done, waiting } = await report;
+      await prober.terminate();
       return {
         slowestProbeMs: Math.max(0, ...done.map((d) => d.ms), ...waiting),
         probes: done.length + waiting.length,
