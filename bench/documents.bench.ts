@@ -14,6 +14,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { logIn } from './abuse/http.ts';
+import { loadLimits } from '../packages/server/src/config.ts';
 import { WorkerLane } from '../packages/server/src/features/documents/extraction/worker-lane.ts';
 import type { WorkerEvent } from '../packages/server/src/features/documents/extraction/extract-types.ts';
 import { scannedPdf, textImage, textPdf } from '../packages/server/src/features/documents/test/fixtures.ts';
@@ -67,13 +69,16 @@ const scanLines = (page: number) => [
   'Read chapters three and four before next week.',
 ];
 
+/** The server's default caps (IMAGE_MAX_PIXELS and the rest), as a server started with this environment has. */
+const limits = loadLimits(process.env);
+
 async function extract(lane: WorkerLane, kind: 'pdf' | 'image', bytes: Buffer) {
   const copy = new Uint8Array(bytes);
   let ocrPages = 0;
   let pages = 0;
   const started = performance.now();
   await lane.run(
-    { op: 'extract', kind, bytes: copy.buffer, startPage: 1, maxPages: 1000 },
+    { op: 'extract', kind, bytes: copy.buffer, startPage: 1, maxPages: 1000, maxPixels: limits.imageMaxPixels },
     {
       transfer: [copy.buffer],
       onEvent: (e: WorkerEvent) => {
@@ -150,18 +155,17 @@ async function serverFigures(scan: Buffer, bigText: Buffer) {
       if (i > 600) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@g.ucla.edu', password: 'password123' }),
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const login = await logIn(base, 'bench@g.ucla.edu', 'password123', '127.0.0.1');
+    if (login.status !== 200) throw new Error(`log-in answered ${login.status}`);
+    const { cookie } = login;
     const upload = async (bytes: Buffer, name: string) => {
       const form = new FormData();
       form.append('courseId', 'seed-0');
       form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name);
       const res = await fetch(`${base}/api/upload-document`, { method: 'POST', headers: { cookie }, body: form });
-      return ((await res.json()) as { document: { id: string } }).document.id;
+      const body = (await res.json()) as { document?: { id: string } };
+      if (!body.document) throw new Error(`upload of ${name} answered ${res.status}: ${JSON.stringify(body)}`);
+      return body.document.id;
     };
     const status = async (id: string) =>
       ((await (await fetch(`${base}/api/documents/${id}`, { headers: { cookie } })).json()) as { status: string })
