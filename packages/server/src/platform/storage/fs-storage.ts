@@ -90,16 +90,14 @@ export function createFsStorage(root: string): Storage {
       const file = fileOf(fullPath);
       await mkdir(path.dirname(file), { recursive: true });
       const tmp = tmpName(file);
-      let digest;
-      try {
-        // The kernel copies the file in one call while the hashing thread reads it: neither passes its bytes
-        // through the event loop.
-        [, digest] = await Promise.all([copyFile(sourceFile, tmp), hashFile(sourceFile)]);
-      } catch (err) {
+      // The kernel copies the file in one call while the hashing thread reads it: neither passes its bytes
+      // through the event loop. Both have ended before a failure removes the copy.
+      const [copied, hashed] = await Promise.allSettled([copyFile(sourceFile, tmp), hashFile(sourceFile)]);
+      if (copied.status === 'rejected' || hashed.status === 'rejected') {
         await rm(tmp, { force: true });
-        throw err;
+        throw copied.status === 'rejected' ? copied.reason : (hashed as PromiseRejectedResult).reason;
       }
-      return commit(fullPath, file, tmp, digest.size, digest.md5, options);
+      return commit(fullPath, file, tmp, hashed.value.size, hashed.value.md5, options);
     },
     localFile: fileOf,
     async head(fullPath) {

@@ -92,6 +92,14 @@ export function describeStorageDriver(name: string, open: () => Promise<{ storag
       expect(md5(await readAll(got!.body))).toBe(md5(data));
     });
 
+    it('refuses putFile of a missing source with its error code and stores nothing', async () => {
+      await expect(
+        storage.putFile('gone/file.bin', path.join(scratch, 'no-such-file'), { contentType: 'text/plain' }),
+      ).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await storage.head('gone/file.bin')).toBeNull();
+      expect(await storage.list('gone/')).toEqual([]);
+    });
+
     it('answers null for a missing object and deletes idempotently', async () => {
       expect(await storage.head('missing/nothing.txt')).toBeNull();
       expect(await storage.get('missing/nothing.txt')).toBeNull();
