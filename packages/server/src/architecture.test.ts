@@ -1,18 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { isFeature, loopPath, measure, readSources, schemaTables, TABLE_OWNERS } from './test/import-graph.ts';
+import { lintSnippet } from './test/lint-snippet.ts';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
-const root = path.resolve(srcDir, '../../..');
 
-/** Lints a snippet as if it were the given file of the server, with the repository's configuration. */
-async function lint(code: string, file: string) {
-  const eslint = new ESLint({ cwd: root });
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, 'packages/server/src', file) });
-  return result!.messages.map((m) => m.ruleId);
-}
+/** The rules a snippet breaks, linted as if it were the given file of the server. */
+const lint = async (code: string, file: string) =>
+  (await lintSnippet(code, `packages/server/src/${file}`)).map((m) => m.rule);
 
 // docs/architecture.md: features own their tables and talk through each other's services; the platform knows no
 // feature. The lint rules keep this in the editor; the graph checks below hold the whole server to it.

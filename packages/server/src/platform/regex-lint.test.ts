@@ -1,16 +1,8 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { lintSnippet } from '../test/lint-snippet.ts';
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/** Lints a snippet as if it were a file of the server or shared package, with the repository's configuration. */
-async function lint(code: string, file = 'packages/server/src/platform/regex-sample.ts') {
-  const eslint = new ESLint({ cwd: root });
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return result!.messages.map((m) => ({ rule: m.ruleId, line: m.line }));
-}
+/** Lints a snippet as if it were a file of the server (or of `file`, from the repository's root). */
+const lint = (code: string, file = 'packages/server/src/platform/regex-sample.ts') => lintSnippet(code, file);
 
 // Issue 13: `/[ \t]+\n/` on "a" + 400,000 spaces + "b" held the event loop for minutes. The lint keeps such
 // patterns out of every file of the server and shared packages.
