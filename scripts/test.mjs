@@ -1,4 +1,5 @@
 // `npm test`: lint, typecheck, unit (shared, web), server integration (PGlite), the PostgreSQL leg, e2e in Chromium.
+// `npm test -- <stage>…` runs only the named stages (see STAGES below), e.g. `npm test -- e2e`.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { ensureDependencies, buildWeb, must, run } from './lib.mjs';
@@ -67,31 +68,48 @@ function finish(code) {
   process.exit(code);
 }
 
+const STAGES = {
+  lint: () => {
+    console.log('━━ lint ━━');
+    must('npm', ['run', 'lint', '--silent']);
+  },
+  typecheck: () => {
+    console.log('━━ typecheck ━━');
+    must('npm', ['run', 'typecheck', '--silent']);
+  },
+  unit: () => {
+    vitest('unit: shared', 'packages/shared');
+    vitest('unit: web', 'packages/web');
+    vitest('canvas emulator', 'packages/canvas-emulator');
+  },
+  'server-pglite': () => vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' }),
+  'server-pg': async () => {
+    if (await postgresAnswers(PG_URL)) {
+      vitest('server (PostgreSQL)', 'packages/server', { TEST_DATABASE_URL: PG_URL });
+    } else {
+      console.log(`\n!!!!!!!! SKIPPED: PostgreSQL leg — nothing answers at ${PG_URL} !!!!!!!!`);
+      if (CI) {
+        console.error('Under CI=true the PostgreSQL leg must run.');
+        finish(1);
+      }
+    }
+  },
+  e2e: () => {
+    ensureChromium();
+    buildWeb();
+    vitest('e2e (Chromium)', 'packages/e2e');
+  },
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in STAGES));
+if (unknown.length > 0) {
+  console.error(`Unknown stage ${unknown.join(', ')}: the stages are ${Object.keys(STAGES).join(', ')}.`);
+  process.exit(2);
+}
+
 ensureDependencies();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
-
-console.log('━━ lint ━━');
-must('npm', ['run', 'lint', '--silent']);
-console.log('━━ typecheck ━━');
-must('npm', ['run', 'typecheck', '--silent']);
-
-vitest('unit: shared', 'packages/shared');
-vitest('unit: web', 'packages/web');
-vitest('canvas emulator', 'packages/canvas-emulator');
-vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' });
-
-if (await postgresAnswers(PG_URL)) {
-  vitest('server (PostgreSQL)', 'packages/server', { TEST_DATABASE_URL: PG_URL });
-} else {
-  console.log(`\n!!!!!!!! SKIPPED: PostgreSQL leg — nothing answers at ${PG_URL} !!!!!!!!`);
-  if (CI) {
-    console.error('Under CI=true the PostgreSQL leg must run.');
-    finish(1);
-  }
-}
-
-ensureChromium();
-buildWeb();
-vitest('e2e (Chromium)', 'packages/e2e');
+for (const name of asked.length > 0 ? asked : Object.keys(STAGES)) await STAGES[name]();
 finish(0);
