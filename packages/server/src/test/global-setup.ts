@@ -3,17 +3,30 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/connect.ts';
+import { dropPostgres, makePostgres } from './postgres-databases.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A migrated, closed PGlite data dir that test apps copy (the PGlite leg only). */
     pgliteTemplateDir: string;
+    /** A migrated PostgreSQL database that test apps are created from (the PostgreSQL leg only). */
+    pgTemplateDatabase: string;
   }
 }
 
-/** Migrates one embedded database for the whole run; each test app copies it instead of running initdb again. */
+/**
+ * Migrates one database for the whole run; each test app copies it (PGlite: the data dir, instead of initdb;
+ * PostgreSQL: CREATE DATABASE … TEMPLATE) instead of running the migrations again.
+ */
 export default async function setup(project: TestProject) {
-  if (process.env.TEST_DATABASE_URL) return;
+  const base = process.env.TEST_DATABASE_URL;
+  if (base) {
+    const template = await makePostgres(base);
+    const database = await openDatabase({ databaseUrl: template.url, dataDir: tmpdir() });
+    await database.close();
+    project.provide('pgTemplateDatabase', template.name);
+    return () => dropPostgres(base, template.name);
+  }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-template-'));
   const database = await openDatabase({ dataDir });
   await database.close();

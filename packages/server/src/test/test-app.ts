@@ -2,35 +2,20 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
+import { makePostgres, dropPostgres } from './postgres-databases.ts';
 
 /**
- * The PostgreSQL leg: when TEST_DATABASE_URL is set, each test app gets a fresh database
- * with a random name on that server, dropped afterwards. Otherwise PGlite in a temp folder.
+ * The PostgreSQL leg: when TEST_DATABASE_URL is set, each test app gets a fresh database with a random name on that
+ * server, copied from global-setup.ts's migrated template, dropped afterwards. Otherwise PGlite in a temp folder.
  */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return undefined;
-  const name = `sb_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  const made = await makePostgres(base, inject('pgTemplateDatabase'));
+  return { url: made.url, drop: () => dropPostgres(base, made.name) };
 }
 
 /**
