@@ -21,6 +21,8 @@ async function gatedApp(limits = { perClient: 3, perIp: 5, waiting: 20 }) {
     return { ok: true };
   };
   app.get('/api/slow', async (request) => slow(request.cookies.sb_session ?? 'anonymous'));
+  // Stands in for the WebSocket route (its upgrade requests pass through the same hooks).
+  app.get('/api/ws', async (request) => slow(request.cookies.sb_session ?? 'anonymous'));
   app.get('/api/health', async () => ({ status: 'ok' }));
   await app.ready();
   const drain = async () => {
@@ -98,6 +100,47 @@ describe('fair share of API requests in work', () => {
     expect(refused).toHaveLength(3);
     expect(refused[0]!.json()).toMatchObject({ error: { code: 'rate_limited', message: MSG.api.rateLimited } });
     expect(t.gates.size).toBe(0);
+  });
+});
+
+describe('fair share and the Upgrade header', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it.each([
+    ['Upgrade: x', { upgrade: 'x' }],
+    ['Upgrade: websocket without Connection: upgrade', { upgrade: 'websocket' }],
+    ['Connection: upgrade, Upgrade: h2c', { connection: 'upgrade', upgrade: 'h2c' }],
+  ])('caps a burst that sends %s like any other', async (_name, headers) => {
+    const t = await gatedApp({ perClient: 2, perIp: 50, waiting: 3 });
+    close = () => t.app.close();
+    const answers = Array.from({ length: 8 }, () => t.app.inject({ url: '/api/slow', headers }));
+    await tick();
+    expect(t.inWork()).toBe(2);
+    await t.drain();
+    const statuses = (await Promise.all(answers)).map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+  });
+
+  it('lets only a WebSocket upgrade on /api/ws pass freely', async () => {
+    const t = await gatedApp({ perClient: 2, perIp: 50, waiting: 3 });
+    close = () => t.app.close();
+    const upgrade = { connection: 'keep-alive, Upgrade', upgrade: 'WebSocket' };
+    const elsewhere = Array.from({ length: 8 }, () => t.app.inject({ url: '/api/slow?x=/api/ws', headers: upgrade }));
+    await tick();
+    expect(t.inWork()).toBe(2);
+    await t.drain();
+    expect((await Promise.all(elsewhere)).filter((r) => r.statusCode === 429)).toHaveLength(3);
+
+    const sockets = Array.from({ length: 8 }, () => t.app.inject({ url: '/api/ws?cursor=4', headers: upgrade }));
+    await tick();
+    expect(t.inWork()).toBe(8);
+    await t.drain();
+    expect((await Promise.all(sockets)).every((r) => r.statusCode === 200)).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type {} from '@fastify/cookie'; // request.cookies
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
+import { WS_PATH } from '@studybuddy/shared/realtime';
 import { AppError } from './errors.ts';
 
 /**
@@ -78,6 +79,21 @@ export class Gates {
   }
 }
 
+/**
+ * A WebSocket opening on /api/ws: Node hands a request to the upgrade path only with `Connection: upgrade`, and the
+ * socket library accepts only `Upgrade: websocket`. Any other request with an Upgrade header is an ordinary one.
+ */
+function isSocketUpgrade(request: FastifyRequest): boolean {
+  const { connection, upgrade } = request.headers;
+  return (
+    request.method === 'GET' &&
+    request.routeOptions.url === WS_PATH &&
+    upgrade?.toLowerCase() === 'websocket' &&
+    !!connection &&
+    connection.split(',').some((token) => token.trim().toLowerCase() === 'upgrade')
+  );
+}
+
 /** Health, metrics and the WebSocket (which has its own per-student cap and lives for hours) pass freely. */
 function exempt(request: FastifyRequest): boolean {
   const url = request.url;
@@ -85,7 +101,7 @@ function exempt(request: FastifyRequest): boolean {
     !url.startsWith('/api/') ||
     url.startsWith('/api/health') ||
     url.startsWith('/api/metrics') ||
-    request.headers.upgrade !== undefined
+    isSocketUpgrade(request)
   );
 }
 
