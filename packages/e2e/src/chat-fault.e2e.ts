@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
 import type { ServerFrame } from '@studybuddy/shared/realtime';
+import { SERVER_COMMAND } from './server-command.ts';
 import { freePort } from './server.ts';
 
 /**
@@ -30,7 +31,7 @@ class ServerProcess {
   ) {}
 
   async start() {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    const child = spawn(process.execPath, SERVER_COMMAND.main, {
       cwd: root,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -194,9 +195,7 @@ describe('kill -9 while clients send', () => {
     const seeded = spawnSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'packages/server/src/cli/seed.ts',
+        ...SERVER_COMMAND.seed,
         JSON.stringify(
           USERS.map((email, i) => ({
             email,

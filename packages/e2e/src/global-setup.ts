@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { SERVER_COMMAND } from './server-command.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,10 +15,20 @@ declare module 'vitest' {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Migrates one embedded database for the run (the seed CLI with no users); servers start from copies of it. */
+/**
+ * Builds the server and the web app when their sources are newer than the build (`npm test` has built the web app
+ * already), then migrates one embedded database for the run (the seed CLI with no users); servers start from copies
+ * of it.
+ */
 export default async function setup(project: TestProject) {
+  const built = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "const m = await import('./scripts/lib.mjs'); m.buildServer(); m.buildWeb();"],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (built.status !== 0) throw new Error('building the server or the web app failed');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-e2e-template-'));
-  const made = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed.ts', '[]'], {
+  const made = spawnSync(process.execPath, [...SERVER_COMMAND.seed, '[]'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
     encoding: 'utf8',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { SERVER_COMMAND } from './server-command.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -73,19 +74,15 @@ export async function startServer(env: Record<string, string> = {}, users: SeedU
   if (!fullEnv.DATABASE_URL && !existsSync(dbDir)) await cp(inject('pgliteTemplateDir'), dbDir, { recursive: true });
   let userIds: Record<string, string> = {};
   if (users.length) {
-    const seeded = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'packages/server/src/cli/seed.ts', JSON.stringify(users)],
-      {
-        cwd: root,
-        env: fullEnv,
-        encoding: 'utf8',
-      },
-    );
+    const seeded = spawnSync(process.execPath, [...SERVER_COMMAND.seed, JSON.stringify(users)], {
+      cwd: root,
+      env: fullEnv,
+      encoding: 'utf8',
+    });
     if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
     userIds = JSON.parse(seeded.stdout) as Record<string, string>;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child = spawn(process.execPath, SERVER_COMMAND.main, {
     cwd: root,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
