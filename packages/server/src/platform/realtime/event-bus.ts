@@ -4,7 +4,9 @@ import type { RealtimeEvent } from '@studybuddy/shared/realtime';
 export type Envelope =
   | { topics: string[]; event: RealtimeEvent }
   /** Sockets of these topics stop listening to `unsubscribe` (e.g. a member who left a group). */
-  | { topics: string[]; control: { unsubscribe: string } };
+  | { topics: string[]; control: { unsubscribe: string } }
+  /** Sockets of these topics close as signed out (only those of session `sessionId` when given): log-out. */
+  | { topics: string[]; control: { disconnect: { sessionId?: string } } };
 
 /**
  * Carries envelopes to every app instance (this one included). In-process for a single instance (PGlite);

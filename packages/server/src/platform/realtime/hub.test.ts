@@ -3,9 +3,17 @@ import type { ServerFrame } from '@studybuddy/shared/realtime';
 import { Hub, type Connection } from './hub.ts';
 import { createMemoryBus } from './memory-bus.ts';
 
-function conn(userId: string): Connection & { got: ServerFrame[] } {
+function conn(userId: string, sessionId?: string): Connection & { got: ServerFrame[]; closed: boolean } {
   const got: ServerFrame[] = [];
-  return { userId, got, send: (f) => got.push(JSON.parse(f) as ServerFrame) };
+  const c = {
+    userId,
+    sessionId,
+    got,
+    closed: false,
+    send: (f: string) => void got.push(JSON.parse(f) as ServerFrame),
+    close: () => void (c.closed = true),
+  };
+  return c;
 }
 
 const typing = { type: 'typing', conversation: { kind: 'chat', id: 'a_b' }, userId: 'a', name: 'A' } as const;
@@ -43,5 +51,18 @@ describe('hub and in-process bus', () => {
     hub.deliver({ topics: ['user:b'], event: typing });
     expect(b.got).toEqual([]);
     expect(hub.size).toBe(0);
+  });
+
+  it('closes the sockets of a user, or of one of their sessions, through a control envelope', () => {
+    const hub = new Hub();
+    const [a1, a2, b] = [conn('a', 's1'), conn('a', 's2'), conn('b', 's3')];
+    for (const x of [a1, a2, b]) {
+      hub.add(x);
+      hub.subscribe(x, `user:${x.userId}`);
+    }
+    hub.deliver({ topics: ['user:a'], control: { disconnect: { sessionId: 's1' } } });
+    expect([a1.closed, a2.closed, b.closed]).toEqual([true, false, false]);
+    hub.deliver({ topics: ['user:a'], control: { disconnect: {} } });
+    expect([a1.closed, a2.closed, b.closed]).toEqual([true, true, false]);
   });
 });

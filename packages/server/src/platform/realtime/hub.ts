@@ -4,8 +4,12 @@ import type { Envelope } from './event-bus.ts';
 /** One open socket of this instance. */
 export interface Connection {
   readonly userId: string;
+  /** The session the socket was opened with (the SHA-256 of its cookie token). */
+  readonly sessionId?: string;
   /** Writes an already serialised frame. */
   send(frame: string): void;
+  /** Closes the socket as signed out (its session ended). */
+  close(): void;
 }
 
 /** The sockets of this instance by topic; delivers each envelope once to every socket listening to its topics. */
@@ -51,7 +55,13 @@ export class Hub {
     for (const topic of envelope.topics) for (const conn of this.byTopic.get(topic) ?? []) targets.add(conn);
     if (!targets.size) return;
     if ('control' in envelope) {
-      for (const conn of targets) this.unsubscribe(conn, envelope.control.unsubscribe);
+      const { control } = envelope;
+      if ('unsubscribe' in control) {
+        for (const conn of targets) this.unsubscribe(conn, control.unsubscribe);
+        return;
+      }
+      const { sessionId } = control.disconnect;
+      for (const conn of targets) if (sessionId === undefined || conn.sessionId === sessionId) conn.close();
       return;
     }
     const frame = JSON.stringify({ type: 'event', event: envelope.event } satisfies ServerFrame);

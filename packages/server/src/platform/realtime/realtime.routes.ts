@@ -233,7 +233,8 @@ export function realtimeRoutes(ctx: AppContext) {
     const onMessage = (s: SocketState, data: WebSocket.RawData) => {
       s.alive = true;
       ctx.metrics.frameReceived();
-      if (closing) return;
+      // A socket being closed (shutdown, or its session ended) handles no more frames.
+      if (closing || s.ws.readyState !== s.ws.OPEN) return;
       const now = Date.now();
       s.tokens = Math.min(OPS_PER_SECOND * 2, s.tokens + ((now - s.refilledAt) / 1000) * OPS_PER_SECOND);
       s.refilledAt = now;
@@ -324,10 +325,13 @@ export function realtimeRoutes(ctx: AppContext) {
         };
         const conn: Connection = {
           userId: user.id,
+          sessionId: user.sessionId,
           send(frame) {
             if (state.held) state.held.push(frame);
             else write(frame);
           },
+          // Its session ended (log-out, password reset, disable): closed at once, on whichever instance it is.
+          close: () => ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated'),
         };
         const now = Date.now();
         const state: SocketState = {

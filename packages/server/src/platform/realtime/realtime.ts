@@ -47,6 +47,11 @@ export interface Realtime {
   toUsers(userIds: readonly string[], event: RealtimeEvent): void;
   /** Makes the sockets of these users stop listening to a topic they may no longer hear. */
   revoke(userIds: readonly string[], topic: string): void;
+  /**
+   * Closes the sockets of these users as signed out, on every instance: all of them, or only those opened with
+   * session `sessionId` (log-out). Call it once the session's end is committed.
+   */
+  disconnect(userIds: readonly string[], sessionId?: string): void;
   /** Lets a user subscribe to topics starting with `prefix` when `authorize` says yes (their own user topic always). */
   registerTopic(prefix: string, authorize: (userId: string, topic: string) => Promise<boolean>): void;
   /** Handles the client frames of one op (once per op). */
@@ -101,6 +106,10 @@ export async function createRealtime(opts: {
     },
     revoke(userIds, topic) {
       if (userIds.length) bus.publish({ topics: userIds.map(userTopic), control: { unsubscribe: topic } });
+    },
+    disconnect(userIds, sessionId) {
+      const control = { disconnect: sessionId === undefined ? {} : { sessionId } };
+      if (userIds.length) bus.publish({ topics: [...new Set(userIds)].map(userTopic), control });
     },
     registerTopic(prefix, authorize) {
       if (topics.has(prefix)) throw new Error(`topic prefix "${prefix}" is already registered`);
