@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { ChatMessage } from '@studybuddy/shared/chat';
+import type { Db } from '../db/connect.ts';
 import type { SessionUser } from './session.ts';
 import type { AccessRule } from './storage/access.ts';
 
@@ -14,6 +15,8 @@ export interface Registry {
   fileAccessRules: Map<string, AccessRule>;
   /** Work to do before an account's rows disappear (run by account deletion). */
   accountCleanups: AccountCleanup[];
+  /** Work to do when sessions end, in the transaction that deletes them (run by the accounts feature). */
+  sessionCleanups: SessionCleanup[];
   /** Who besides the user sees the user's profile, so their screens hear when it changes. */
   profileAudiences: ProfileAudience[];
   /**
@@ -23,6 +26,12 @@ export interface Registry {
   conversationKinds: Map<string, ConversationKindRule>;
   /** Told of every batch of new messages once it is committed and published (push notices). */
   messageListeners: MessageListener[];
+  /**
+   * Told, once the change is committed, that a student's courses may have changed: their profile courses, their
+   * imported coursework, their Canvas link (run by the profile and LMS features; groups: hot groups of a course
+   * the student no longer holds).
+   */
+  courseListeners: CourseListener[];
 }
 
 export interface ConversationKindRule {
@@ -58,14 +67,23 @@ export type MessageListener = (written: { message: ChatMessage; recipients: stri
 
 /**
  * An upload target: a feature names where its uploads go and what they may be, then the generic upload
- * endpoints (multipart up to 262144 bytes, tus above) accept files for it. Files are stored content-addressed
- * (`<folder>/<sha256>.<ext>`). Pair each folder with a file access rule.
+ * endpoints (multipart up to 262144 bytes, tus above) accept files for it. Files are stored at
+ * `<folder>/<key>.<ext>`, the key a hash of the content, the uploader and the name. Pair each folder with a file
+ * access rule.
  */
 export interface UploadTarget {
-  /** 'image': checked by its bytes and re-encoded (metadata stripped, size capped); 'file': stored as sent. */
+  /**
+   * 'image': checked by its bytes and re-encoded (metadata stripped, size capped); 'file': stored as sent, with
+   * the content type its first bytes show (never the one the client declared).
+   */
   kind: 'image' | 'file';
   /** Largest accepted upload in bytes. */
   maxBytes: number;
+  /**
+   * A 'file' target that takes one kind of file only: the content types (judged by the bytes) it accepts, and the
+   * text anything else is refused with (400).
+   */
+  accepts?: { types: readonly string[]; refusal: string };
   /** Longest side of a stored image (image targets; default 2048). */
   maxImagePx?: number;
   /** The storage folder for this user's upload; throw forbidden() or badRequest() to refuse it. */
@@ -79,6 +97,15 @@ export interface UploadTarget {
  */
 export type AccountCleanup = (userId: string) => Promise<void>;
 
+/**
+ * Work another feature does when sessions end (log-out, password reset, disable, expiry): called with their ids
+ * and the transaction that deletes them, so its rows go with the session (push: the browsers' subscriptions).
+ */
+export type SessionCleanup = (db: Db, sessionIds: string[]) => Promise<void>;
+
+/** A student whose courses may have changed; it handles (and logs) its own failures. */
+export type CourseListener = (userId: string) => Promise<void>;
+
 /** The users besides `userId` who are shown `userId`'s profile (friends). */
 export type ProfileAudience = (userId: string) => Promise<string[]>;
 
@@ -87,8 +114,10 @@ export function createRegistry(): Registry {
     uploadTargets: new Map(),
     fileAccessRules: new Map(),
     accountCleanups: [],
+    sessionCleanups: [],
     profileAudiences: [],
     conversationKinds: new Map(),
     messageListeners: [],
+    courseListeners: [],
   };
 }

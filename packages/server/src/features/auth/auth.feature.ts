@@ -1,7 +1,14 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
+import { installSessionSweep } from './session-sweep.ts';
 import { sessionRoutes } from './session.routes.ts';
 
 /** Accounts: sign-up, log-in, verification, password reset, social sign-in, the session, log-out and account deletion (the owner of `users` and `sessions`; the platform resolves sessions through its store). */
 export function authFeature(ctx: AppContext) {
-  return sessionRoutes(ctx);
+  const routes = sessionRoutes(ctx);
+  return async (app: FastifyInstance) => {
+    // Expired sessions (and what the features' session clean-ups remove with them) are deleted periodically.
+    installSessionSweep(app, ctx);
+    await app.register(routes);
+  };
 }

@@ -2,6 +2,7 @@ import { and, count, eq, gt, inArray, isNull, lt, notExists, or, sql } from 'dri
 import type { PushSettings } from '@studybuddy/shared/push';
 import type { Db } from '../../db/connect.ts';
 import { pushMutedGroups, pushSettings, pushSubscriptions, pushVisibleTabs } from '../../db/schema/push.ts';
+import { accountSessions } from '../auth/sessions.service.ts';
 
 /** Only this file touches the push tables. */
 
@@ -38,6 +39,12 @@ export async function deleteOwnSubscription(db: Db, userId: string, id: string):
     .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId)))
     .returning({ id: pushSubscriptions.id });
   return gone.length > 0;
+}
+
+/** The sessions ended (log-out, expiry, …): their browsers' subscriptions go with them. */
+export async function deleteSessionSubscriptions(db: Db, sessionIds: readonly string[]): Promise<void> {
+  if (!sessionIds.length) return;
+  await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.sessionId, [...sessionIds]));
 }
 
 /** The push service said the subscription is gone (404/410). */
@@ -79,8 +86,9 @@ export async function setGroupMuted(db: Db, userId: string, groupId: string, mut
 }
 
 /**
- * The subscriptions a notice of this kind goes to: the students' browsers, less the students who turned the kind
- * off, who muted the group, or (for messages) who have a visible tab right now.
+ * The subscriptions a notice of this kind goes to: the students' browsers whose session is live (unexpired, the
+ * account not disabled), less the students who turned the kind off, who muted the group, or (for messages) who
+ * have a visible tab right now.
  */
 export async function targetsOf(
   db: Db,
@@ -123,6 +131,7 @@ export async function targetsOf(
     .where(
       and(
         inArray(pushSubscriptions.userId, [...userIds]),
+        accountSessions.sql.isLive(sql`${pushSubscriptions.sessionId}`),
         or(isNull(pushSettings.userId), eq(wanted, true)),
         muted,
         visible,

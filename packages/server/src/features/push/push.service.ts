@@ -4,6 +4,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { PushPayload } from '@studybuddy/shared/push-api';
 import type { PushSettings, PushSettingsView, PushSubscriptionInput } from '@studybuddy/shared/push';
 import { ROUTES } from '@studybuddy/shared/routes';
+import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden } from '../../platform/errors.ts';
 import { quotaExceeded } from '../../platform/quota.ts';
@@ -77,6 +78,10 @@ export async function subscribe(
     auth: input.keys.auth,
   });
 }
+
+/** Sessions that end take their browsers' subscriptions with them (in the transaction that ends them). */
+export const forgetSessions = (db: Db, sessionIds: string[]): Promise<void> =>
+  repo.deleteSessionSubscriptions(db, sessionIds);
 
 export async function unsubscribe(ctx: AppContext, userId: string, endpoint: string): Promise<void> {
   await repo.deleteOwnSubscription(ctx.db, userId, subscriptionId(endpoint));
