@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import {
   CHAT_LIMITS,
   conversationFolder,
@@ -12,7 +11,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden } from '../../platform/errors.ts';
 import { registerAccessRule } from '../../platform/storage/access.ts';
 import type { SessionUser } from '../../platform/session.ts';
-import { registerUploadTarget, storeUpload } from '../files/files.service.ts';
+import { headOf, registerUploadTarget, sniffType, storeUpload } from '../files/files.service.ts';
 import { mayAccess } from './conversation-access.ts';
 
 /**
@@ -23,6 +22,8 @@ import { mayAccess } from './conversation-access.ts';
 const TARGET = { image: 'chat-image', voice: 'chat-voice' } as const;
 /** What the upload pipeline decodes; anything else is not 'a valid image file'. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
+/** Requirements §7: voice recordings are WAV (what the web app's recorder encodes), judged by their bytes. */
+const VOICE_TYPES: readonly string[] = ['audio/wav'];
 const STORED_EXT = { image: ['jpg', 'png'], voice: ['wav'] } as const;
 
 function refOfParams(params: Record<string, string>): ConversationRef {
@@ -48,7 +49,13 @@ export function registerChatFiles(ctx: AppContext): void {
     maxImagePx: 2048,
     folder,
   });
-  registerUploadTarget(ctx, TARGET.voice, { kind: 'file', maxBytes: CHAT_LIMITS.voiceMaxBytes, folder });
+  // On every upload path (this feature's own, POST /api/uploads and tus): a voice message is a WAV recording.
+  registerUploadTarget(ctx, TARGET.voice, {
+    kind: 'file',
+    maxBytes: CHAT_LIMITS.voiceMaxBytes,
+    accepts: { types: VOICE_TYPES, refusal: MSG.chat.invalidVoice },
+    folder,
+  });
   registerAccessRule(ctx, 'chats', (reader, fullPath) =>
     isMember(ctx, reader.id, { kind: 'chat', id: fullPath.split('/')[1]! }),
   );
@@ -67,12 +74,12 @@ export async function storeAttachment(
 ): Promise<AttachmentResult> {
   if (!(await isMember(ctx, user.id, ref)))
     throw forbidden(ref.kind === 'chat' ? MSG.chat.notFriends : MSG.groups.notMember);
-  const type = await fileTypeFromBuffer(data);
+  const type = await sniffType(await headOf({ data }));
   if (kind === 'image') {
-    if (!type || !IMAGE_TYPES.has(type.mime)) throw badRequest(MSG.chat.invalidImage, 'file');
+    if (!IMAGE_TYPES.has(type.mime)) throw badRequest(MSG.chat.invalidImage, 'file');
     if (data.length >= CHAT_LIMITS.imageMaxBytes) throw badRequest(MSG.chat.imageTooLarge, 'file');
   } else {
-    if (!type || type.ext !== 'wav') throw badRequest(MSG.chat.invalidVoice, 'file');
+    if (!VOICE_TYPES.includes(type.mime)) throw badRequest(MSG.chat.invalidVoice, 'file');
     if (data.length > CHAT_LIMITS.voiceMaxBytes) throw badRequest(MSG.chat.voiceTooLarge, 'file');
   }
   const file = await storeUpload(
@@ -81,7 +88,7 @@ export async function storeAttachment(
       user,
       target: TARGET[kind],
       params: { kind: ref.kind, id: ref.id },
-      filename: kind === 'image' ? `image.${type.ext}` : 'voice.wav',
+      filename: kind === 'image' ? `image.${type.ext ?? 'bin'}` : 'voice.wav',
       filetype: type.mime,
     },
     { data },

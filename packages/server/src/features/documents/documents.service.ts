@@ -22,6 +22,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/job-queue.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
+import { headOf, sniffType } from '../files/files.service.ts';
 import { assertStorageRoom, storeWithinQuota } from '../files/storage-quota.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 import type { DocumentAi } from './document-ai.ts';
@@ -250,7 +251,8 @@ export function createDocumentsService(deps: {
         const id = randomUUID();
         const name = cleanName(file.filename);
         const storagePath = storagePathFor(userId, id, name);
-        const contentType = /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream';
+        // From the bytes (their first ones), never the type the client declared.
+        const contentType = (await sniffType(await headOf({ file: file.file }))).mime;
         return storeWithinQuota(ctx, userId, storagePath, file.size, async () => {
           try {
             await ctx.storage.putFile(storagePath, file.file, { contentType, customMetadata: { originalName: name } });

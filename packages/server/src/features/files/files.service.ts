@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { fileUrl, type UploadedFile } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Config } from '../../config.ts';
@@ -13,10 +12,12 @@ import { folderOf } from '../../platform/storage/storage.ts';
 import { userFolder } from '../../platform/storage/upload-targets.ts';
 import type { SessionUser } from '../../platform/session.ts';
 import { reencodeImage } from './image-processing.ts';
+import { headOf, sniffType } from './sniff.ts';
 import { assertStorageRoom, storeWithinQuota } from './storage-quota.service.ts';
 
 export type { UploadTarget } from '../../platform/registry.ts';
 export { registerUploadTarget, userFolder } from '../../platform/storage/upload-targets.ts';
+export { headOf, SNIFF_BYTES, sniffType, type SniffedType } from './sniff.ts';
 
 export const IMMUTABLE_CACHE = 'private, max-age=31536000, immutable';
 
@@ -43,7 +44,6 @@ const safeExt = (name: string) => {
   const ext = path.extname(name).slice(1).toLowerCase();
   return /^[a-z0-9]{1,8}$/.test(ext) ? ext : 'bin';
 };
-const safeType = (type: string) => (/^[\w.+-]+\/[\w.+-]+$/.test(type) ? type.toLowerCase() : undefined);
 /** The file's own name, without folders or control characters, at most 200 characters. */
 const cleanName = (name: string) =>
   [...path.basename(name.replace(/\\/g, '/'))]
@@ -56,10 +56,21 @@ async function sha256OfFile(file: string): Promise<string> {
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
- * Validates the target, checks and re-encodes images, stores the file content-addressed and describes it.
- * The file counts against the uploader's storage quota; one that does not fit is refused before it is written.
+ * The key of a stored file (`<folder>/<key>.<ext>`): a hash of the content's SHA-256, the uploader and the name.
+ * The same student sending the same file under the same name reaches the same object (stored and counted once);
+ * identical bytes from another student, or under another name, get an object of their own, so an upload never
+ * rewrites another file's name, type or owner.
+ */
+export const storedKey = (contentSha256: string, userId: string, name: string): string =>
+  createHash('sha256').update(`${contentSha256}\n${userId}\n${name}`).digest('hex');
+
+/**
+ * Validates the target, checks and re-encodes images, checks other files' type by their first bytes (a target's
+ * `accepts`), stores the file under its key with that type and describes it. The file counts against the
+ * uploader's storage quota; one that does not fit is refused before it is written.
  */
 export async function storeUpload(ctx: AppContext, req: UploadRequest, source: UploadSource): Promise<UploadedFile> {
   const target = uploadTarget(ctx, req.target);
@@ -67,8 +78,14 @@ export async function storeUpload(ctx: AppContext, req: UploadRequest, source: U
   if (size === 0) throw badRequest(MSG.files.empty, 'file');
   if (size > target.maxBytes) throw new AppError(413, 'payload_too_large', MSG.files.tooLarge, 'file');
   const folder = folderOf(await target.folder(req.user, req.params));
+  // Only the first bytes are read: the type of a file of any size is judged in bounded time.
+  const sniffed = await sniffType(await headOf(source));
+  if (target.accepts && !target.accepts.types.includes(sniffed.mime)) {
+    throw badRequest(target.accepts.refusal, 'file');
+  }
   await assertStorageRoom(ctx, req.user.id, size);
   const name = cleanName(req.filename);
+  const keyOf = (contentSha256: string) => storedKey(contentSha256, req.user.id, name);
   const options = { cacheControl: IMMUTABLE_CACHE, customMetadata: { originalName: name } };
   const within = <T>(fullPath: string, bytes: number, write: () => Promise<T>) =>
     storeWithinQuota(ctx, req.user.id, fullPath, bytes, write);
@@ -76,24 +93,23 @@ export async function storeUpload(ctx: AppContext, req: UploadRequest, source: U
   if (target.kind === 'image') {
     const input = 'data' in source ? source.data : await readFile(source.file);
     const image = await reencodeImage(input, target.maxImagePx ?? 2048, ctx.config.limits.imageMaxPixels);
-    const fullPath = `${folder}/${createHash('sha256').update(image.data).digest('hex')}.${image.ext}`;
+    const fullPath = `${folder}/${keyOf(sha256(image.data))}.${image.ext}`;
     const meta = await within(fullPath, image.data.length, () =>
       ctx.storage.put(fullPath, image.data, { ...options, contentType: image.contentType }),
     );
     return describe(meta, name);
   }
 
-  const detected = 'data' in source ? await fileTypeFromBuffer(source.data) : await fileTypeFromFile(source.file);
-  const contentType = detected?.mime ?? safeType(req.filetype) ?? 'application/octet-stream';
-  const ext = detected?.ext ?? safeExt(name);
+  const contentType = sniffed.mime;
+  const ext = sniffed.ext ?? safeExt(name);
   if ('data' in source) {
-    const fullPath = `${folder}/${createHash('sha256').update(source.data).digest('hex')}.${ext}`;
+    const fullPath = `${folder}/${keyOf(sha256(source.data))}.${ext}`;
     const meta = await within(fullPath, size, () =>
       ctx.storage.put(fullPath, source.data, { ...options, contentType }),
     );
     return describe(meta, name);
   }
-  const fullPath = `${folder}/${await sha256OfFile(source.file)}.${ext}`;
+  const fullPath = `${folder}/${keyOf(await sha256OfFile(source.file))}.${ext}`;
   const meta = await within(fullPath, size, () =>
     ctx.storage.putFile(fullPath, source.file, { ...options, contentType }),
   );

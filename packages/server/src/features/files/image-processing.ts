@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { MSG } from '@studybuddy/shared/messages';
 import { loadLimits } from '../../config.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
+import { SNIFF_BYTES } from './sniff.ts';
 
 /** Image formats we decode; decided by the bytes, never by the name or the declared type (SVG is never accepted). */
 const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
@@ -15,9 +16,9 @@ export interface EncodedImage {
   height: number;
 }
 
-/** True when the bytes are an image format we accept. */
+/** True when the bytes are an image format we accept (judged by their first bytes only). */
 export async function isDecodableImage(data: Buffer): Promise<boolean> {
-  const type = await fileTypeFromBuffer(data);
+  const type = await fileTypeFromBuffer(data.subarray(0, SNIFF_BYTES));
   return !!type && DECODABLE.has(type.mime);
 }
 

@@ -10,7 +10,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
-import { registerUploadTarget, stagingDir } from './files.service.ts';
+import { registerUploadTarget, stagingDir, storedKey } from './files.service.ts';
 import { reencodeImage } from './image-processing.ts';
 import { StagingStore } from './staging-store.ts';
 import { ResumableStore } from './resumable-store.ts';
@@ -112,7 +112,8 @@ describe('resumable uploads (tus) over real sockets', () => {
 
     // Assembled correctly: the stored picture is exactly the re-encoding of the original bytes.
     const expected = await reencodeImage(image, 2048);
-    expect(file.path).toBe(`users/${user.id}/profile/${createHash('sha256').update(expected.data).digest('hex')}.jpg`);
+    const contentSha256 = createHash('sha256').update(expected.data).digest('hex');
+    expect(file.path).toBe(`users/${user.id}/profile/${storedKey(contentSha256, user.id, 'big.png')}.jpg`);
     const served = await fetch(`${base}${file.url}`, { headers: { cookie: other.cookie } });
     expect(served.status).toBe(200);
     const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
