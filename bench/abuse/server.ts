@@ -14,8 +14,9 @@ export { lastLines, sleep } from '../../packages/server/src/test/spawn-server.ts
 /** Settings of every server the bench starts (loopback only; production-like limits). */
 const BENCH_ENV = {
   NODE_ENV: 'production',
-  // Each actor of the bench sends its own X-Forwarded-For, as clients behind a reverse proxy would.
-  TRUST_PROXY: 'true',
+  // The bench stands in for the one reverse proxy: each actor's X-Forwarded-For ends with the address the proxy
+  // would have seen (a client's forged entries before it are ignored).
+  TRUST_PROXY: '1',
   RATE_LIMITS: 'true',
 };
 

@@ -29,8 +29,28 @@ describe('loadConfig', () => {
     [{ STORAGE: 's3' }, /S3_BUCKET/],
     [{ OIDC_ISSUER: 'https://id.example' }, /OIDC_CLIENT_ID/],
     [{ SECRET_KEY: 'short' }, /SECRET_KEY/],
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY=true would let any client pick its own address/],
+    [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '1.5' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.5, proxy.example' }, /TRUST_PROXY.*"proxy\.example"/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
   ])('fails fast on %j', (env, message) => {
     expect(() => loadConfig(env, dir())).toThrow(ConfigError);
     expect(() => loadConfig(env, dir())).toThrow(message);
+  });
+
+  it.each([
+    [{}, false],
+    [{ TRUST_PROXY: 'false' }, false],
+    [{ TRUST_PROXY: '0' }, false],
+    [{ TRUST_PROXY: '1' }, 1],
+    [{ TRUST_PROXY: '2' }, 2],
+    [{ TRUST_PROXY: '10.0.0.5' }, ['10.0.0.5']],
+    [
+      { TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8,loopback ' },
+      ['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback'],
+    ],
+  ])('reads TRUST_PROXY %j as a hop count or the proxies’ addresses', (env, trustProxy) => {
+    expect(loadConfig(env, dir()).trustProxy).toEqual(trustProxy);
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createECDH, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface OidcConfig {
@@ -110,7 +111,11 @@ export interface Config {
   rateLimits: boolean;
   /** Length of the abuse-limit window (RATE_LIMIT_WINDOW seconds; tests shorten it). */
   rateLimitWindowMs: number;
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: who may say where a request came from (X-Forwarded-For/-Proto/-Host, X-Request-Id). A hop count
+   * (the last N peers are proxies), the proxies' addresses and ranges, or false (none: the TCP peer is the client).
+   */
+  trustProxy: TrustProxy;
   metrics: MetricsConfig;
   /** Seed demo students (and later demo data) into an empty database at start. */
   demo: boolean;
@@ -118,6 +123,12 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** Fastify's `trustProxy`, minus `true` (any peer, so any client, could name its own address). */
+export type TrustProxy = false | number | string[];
+
+/** Address ranges Fastify (proxy-addr) knows by name. */
+export const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'] as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -153,6 +164,37 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
   throw new ConfigError(`${key} must be true or false, got "${v}"`);
+}
+
+/** `1` (hops), `10.0.0.5,10.1.0.0/16` (addresses, CIDR ranges, named ranges), or false; never `true`. */
+function trustProxy(env: Env): TrustProxy {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined || ['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes'].includes(raw.toLowerCase())) {
+    throw new ConfigError(
+      'TRUST_PROXY=true would let any client pick its own address with X-Forwarded-For: set the number of proxies ' +
+        'in front of the server (e.g. TRUST_PROXY=1) or their addresses (e.g. TRUST_PROXY=10.0.0.5,10.0.1.0/24)',
+    );
+  }
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if ((NAMED_PROXY_RANGES as readonly string[]).includes(entry)) continue;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (!family || extra !== undefined || !prefixOk) {
+      throw new ConfigError(
+        `TRUST_PROXY must be a number of proxies or a comma-separated list of proxy addresses, ranges (CIDR) or ` +
+          `${NAMED_PROXY_RANGES.join(', ')}; "${entry}" is none of these`,
+      );
+    }
+  }
+  return entries.length ? entries : false;
 }
 
 function seconds(env: Env, key: string, fallback: number): number {
@@ -331,7 +373,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     rateLimits: bool(env, 'RATE_LIMITS', true),
     rateLimitWindowMs: seconds(env, 'RATE_LIMIT_WINDOW', 60) * 1000,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     metrics: metricsConfig(env),
     demo: bool(env, 'DEMO', false),
     limits: loadLimits(env),

@@ -46,7 +46,7 @@ describe('request ids', () => {
   });
 
   it("honours a trusted proxy's X-Request-Id when it looks like an id", async () => {
-    t = await createTestApp({ TRUST_PROXY: 'true' });
+    t = await createTestApp({ TRUST_PROXY: '1' });
     const ok = await t.app.inject({ url: '/api/health/live', headers: { 'x-request-id': 'edge-7f3a:01' } });
     expect(ok.headers['x-request-id']).toBe('edge-7f3a:01');
     for (const bad of ['has spaces in it', 'x'.repeat(129), 'line\u2028break']) {
@@ -55,12 +55,19 @@ describe('request ids', () => {
     }
   });
 
+  it('takes X-Request-Id only from a listed proxy when TRUST_PROXY lists addresses', async () => {
+    t = await createTestApp({ TRUST_PROXY: '10.0.0.0/24,loopback' });
+    const from = (remoteAddress: string) =>
+      t!.app.inject({ url: '/api/health/live', remoteAddress, headers: { 'x-request-id': 'edge-42' } });
+    expect((await from('10.0.0.7')).headers['x-request-id']).toBe('edge-42');
+    expect((await from('::ffff:127.0.0.1')).headers['x-request-id']).toBe('edge-42');
+    expect((await from('10.0.1.7')).headers['x-request-id']).toMatch(UUID);
+    expect((await from('203.0.113.7')).headers['x-request-id']).toMatch(UUID);
+  });
+
   it('carries the id into the jobs a request enqueues and their log lines', async () => {
     const log = captureLog();
-    t = await createTestApp(
-      { LOG_LEVEL: 'info', TRUST_PROXY: 'true', RATE_LIMITS: 'false' },
-      { logStream: log.stream },
-    );
+    t = await createTestApp({ LOG_LEVEL: 'info', TRUST_PROXY: '1', RATE_LIMITS: 'false' }, { logStream: log.stream });
     const ada = await createUser(t.app, { courses: ['BIO 101'] });
     const body = formData(
       { data: Buffer.from('Cells are the basic unit of life.'), filename: 'cells.txt' },
@@ -98,7 +105,7 @@ describe('request ids', () => {
 
   it('logs socket events with the id of the upgrade request', async () => {
     const log = captureLog();
-    t = await createTestApp({ LOG_LEVEL: 'debug', TRUST_PROXY: 'true' }, { logStream: log.stream });
+    t = await createTestApp({ LOG_LEVEL: 'debug', TRUST_PROXY: '1' }, { logStream: log.stream });
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const ada = await createUser(t.app);
     const tab = await WsTestClient.connect(base, ada.cookie, { 'x-request-id': 'socket-req-9' });

@@ -94,7 +94,9 @@ export function resumableRoutes(ctx: AppContext) {
     datastore: store,
     locker: new SharedLocker(ctx.db, ctx.log),
     relativeLocation: true,
-    respectForwardedHeaders: ctx.config.trustProxy,
+    // Locations are relative, so no host or scheme is read from the request; and were they not, the forwarded
+    // headers are only to be believed from a trusted proxy, which tus cannot tell (Fastify's request does).
+    respectForwardedHeaders: false,
     maxSize: RESUMABLE_MAX_BYTES,
     namingFunction: (req) => `${ownerOf(req).id}.${randomBytes(12).toString('hex')}`,
     getFileIdFromRequest: (req) => uploadIdOf(req.url),
