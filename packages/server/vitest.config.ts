@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { databaseTestFiles } from './src/test/database-test-files.ts';
+
+const postgresLeg = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    // The PostgreSQL leg runs the files that reach a database; the rest ran the same code in the PGlite leg.
+    include: postgresLeg ? databaseTestFiles(new URL('src', import.meta.url).pathname) : ['src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
