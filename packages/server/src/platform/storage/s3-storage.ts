@@ -27,7 +27,8 @@ const M_CUSTOM = 'sb-custom';
 const is404 = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
 /** Any S3-compatible service (AWS, MinIO, Ceph, R2, …); path-style addressing when an endpoint is given. */
-export function createS3Storage(config: S3Config): Storage {
+/** `listPageSize`: keys per list request (the server's default, 1000 on S3, when not given). */
+export function createS3Storage(config: S3Config, { listPageSize }: { listPageSize?: number } = {}): Storage {
   const client = new S3Client({
     endpoint: config.endpoint,
     region: config.region,
@@ -127,7 +128,7 @@ export function createS3Storage(config: S3Config): Storage {
     // Marker paging (ListObjects v1) works on every S3-compatible server; some cannot issue v2 continuation tokens.
     let Marker: string | undefined;
     for (;;) {
-      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix, Marker }));
+      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix, Marker, MaxKeys: listPageSize }));
       for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
       if (!page.IsTruncated || !keys.length) break;
       Marker = page.NextMarker ?? keys[keys.length - 1];
