@@ -22,7 +22,8 @@ import { DEVICE_COOKIE } from './known-device.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { resetCheckBody, resetConfirmBody } from './reset-refusals.ts';
-import { clearSessionCookie, createSession, deleteSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
+import { clearSessionCookie, createSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
+import { endSession } from './sessions.service.ts';
 
 /** Sign-up, log-in, verification, resend and password reset (requirements §2, §4, §8). */
 export function accountRoutes(ctx: AppContext) {
@@ -39,7 +40,7 @@ export function accountRoutes(ctx: AppContext) {
 
   /** Requirements §4: sign-up and a successful verification leave the browser signed out. */
   async function signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (request.user) await deleteSession(ctx.db, request.user.sessionId);
+    if (request.user) await endSession(ctx, request.user);
     if (request.cookies[SESSION_COOKIE] !== undefined) clearSessionCookie(reply);
   }
 
@@ -77,7 +78,7 @@ export function accountRoutes(ctx: AppContext) {
       async (request, reply) => {
         const { result, userId } = await accounts.login(request.body, caller(request, reply));
         if (userId) {
-          if (request.user) await deleteSession(ctx.db, request.user.sessionId);
+          if (request.user) await endSession(ctx, request.user);
           const { token, expiresAt } = await createSession(ctx.db, userId);
           setSessionCookie(reply, token, expiresAt, secure);
         }

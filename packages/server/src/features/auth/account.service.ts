@@ -9,7 +9,6 @@ import {
   consumeCode,
   deleteCodes,
   deleteUser,
-  deleteUserSessions,
   findUserByEmail,
   findUserById,
   insertUser,
@@ -25,6 +24,7 @@ import { hasherOf } from './password-hasher.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { resetRefusal, unusableResetCode } from './reset-refusals.ts';
 import { seal, unseal } from './sealed-value.ts';
+import { endUserSessions } from './sessions.service.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { profiles } from '../profile/profiles.service.ts';
 
@@ -165,10 +165,10 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
     },
 
     /**
-     * Sets the new password with a single-use code and ends the user's other sessions. The mailed link proved
-     * the mailbox, so the e-mail counts as verified from now on. Counted per IP, and the code is checked before
-     * the (costly) hash: a wrong code never reaches scrypt. It is used up in the transaction, so of two
-     * confirmations with one code only one sets a password.
+     * Sets the new password with a single-use code, ends the user's other sessions and closes every socket of
+     * theirs. The mailed link proved the mailbox, so the e-mail counts as verified from now on. Counted per IP,
+     * and the code is checked before the (costly) hash: a wrong code never reaches scrypt. It is used up in the
+     * transaction, so of two confirmations with one code only one sets a password.
      */
     async confirmReset(code: string, password: string, caller: Caller): Promise<void> {
       await limiter.hit(caller.reply, 'resetConfirm', caller.ip);
@@ -178,7 +178,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
       if (!found) throw resetRefusal.userNotFound();
       if (found.disabled) throw resetRefusal.accountDisabled();
       const passwordHash = await hasherOf(ctx).hash(password);
-      await withTransaction(db, async (t) => {
+      const resetUserId = await withTransaction(db, async (t) => {
         const userId = await consumeCode(t, code, 'resetPassword');
         if (!userId) throw await unusableResetCode(t, code);
         const user = await findUserById(t, userId);
@@ -186,8 +186,11 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
         if (user.disabled) throw resetRefusal.accountDisabled();
         await updateUser(t, user.id, { passwordHash, emailVerified: true });
         await deleteCodes(t, user.id, 'resetPassword');
-        await deleteUserSessions(t, user.id, caller.sessionId);
+        await endUserSessions(ctx, t, user.id, caller.sessionId);
+        return user.id;
       });
+      // Every socket of the student closes at once, on every instance (the kept session's tabs reconnect).
+      ctx.realtime.disconnect([resetUserId]);
     },
   };
 }

@@ -34,6 +34,12 @@ export async function updateUser(
   await db.update(users).set(set).where(eq(users.id, id));
 }
 
+/** Marks the account disabled; false when there is no such account. */
+export async function disableUser(db: Db, id: string): Promise<boolean> {
+  const rows = await db.update(users).set({ disabled: true }).where(eq(users.id, id)).returning({ id: users.id });
+  return rows.length > 0;
+}
+
 export async function deleteUser(db: Db, id: string): Promise<void> {
   await db.delete(users).where(eq(users.id, id));
 }

@@ -8,7 +8,8 @@ import { notFound } from '../../platform/errors.ts';
 import { errorResponses, redirect } from '../../platform/openapi.ts';
 import { createOidcClient, OIDC_CALLBACK_PATH, type OidcChecks } from './oidc-client.ts';
 import { seal, unseal } from './sealed-value.ts';
-import { createSession, deleteSession, setSessionCookie } from './session.ts';
+import { createSession, setSessionCookie } from './session.ts';
+import { endSession } from './sessions.service.ts';
 import { socialSignIn } from './social-sign-in.ts';
 
 const STATE_COOKIE = 'sb_oidc';
@@ -83,7 +84,7 @@ export function oidcRoutes(ctx: AppContext) {
       }
       const outcome = await socialSignIn(ctx.db, oidc.issuer, identity);
       if ('error' in outcome) return toLogin(reply, outcome.error);
-      if (request.user) await deleteSession(ctx.db, request.user.sessionId);
+      if (request.user) await endSession(ctx, request.user);
       const { token, expiresAt } = await createSession(ctx.db, outcome.userId);
       setSessionCookie(reply, token, expiresAt, secure);
       return reply.redirect(ROUTES.home, 302);

@@ -8,7 +8,8 @@ import { accountDeletionRoutes } from './account-deletion.routes.ts';
 import { accountRoutes } from './account.routes.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { profiles } from '../profile/profiles.service.ts';
-import { clearSessionCookie, deleteSession } from './session.ts';
+import { clearSessionCookie } from './session.ts';
+import { endSession } from './sessions.service.ts';
 
 /** The whole accounts feature: session, log-out, and (registered from here) accounts and social sign-in. */
 export function sessionRoutes(ctx: AppContext) {
@@ -36,9 +37,13 @@ export function sessionRoutes(ctx: AppContext) {
       return { user: { id: user.id, email: user.email, emailVerified: user.emailVerified }, profile };
     });
 
-    const logout = { summary: 'Signs out (ends the session)', tags, response: { 200: okSchema } };
+    const logout = {
+      summary: 'Signs out (ends the session and closes its sockets)',
+      tags,
+      response: { 200: okSchema },
+    };
     app.post('/api/auth/logout', { schema: logout }, async (request, reply) => {
-      if (request.user) await deleteSession(ctx.db, request.user.sessionId);
+      if (request.user) await endSession(ctx, request.user);
       clearSessionCookie(reply);
       return { ok: true as const };
     });

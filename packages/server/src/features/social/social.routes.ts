@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { chatIdFor } from '@studybuddy/shared/chat';
+import { conversationTopic } from '@studybuddy/shared/realtime';
 import { idParamSchema, matchQuerySchema, searchQuerySchema, sendRequestSchema } from '@studybuddy/shared/social';
 import {
   acceptRequestResultSchema,
@@ -254,6 +256,8 @@ export function socialRoutes(ctx: AppContext) {
         const { id } = request.params;
         await unfriend(db, me, id);
         changed([me.id, id]);
+        // Their one-to-one chat closes to both at once: every socket (on every instance) stops hearing it.
+        ctx.realtime.revoke([me.id, id], conversationTopic({ kind: 'chat', id: chatIdFor(me.id, id) }));
         return { ok: true as const };
       },
     );
