@@ -526,6 +526,51 @@ export const CASES: AbuseCase[] = [
     },
   },
 
+  {
+    // Issue 23 point 6: a "voice message" that is a web page, on both upload paths (9 MB through tus, staged).
+    name: 'disguised voice file (HTML labelled audio/wav, multipart and tus)',
+    async run(ctx) {
+      const started = performance.now();
+      const chat = { kind: 'chat', id: ctx.fx.attackerChatId };
+      const page = Buffer.from('<!doctype html><html><body><script>fetch("/api/profile")</script></body></html>\n');
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(page)], { type: 'audio/wav' }), 'voice.wav');
+      const url = `/api/uploads/chat-voice?${new URLSearchParams(chat)}`;
+      const plain = await call(ctx.base, ctx.fx.attacker, 'POST', url, { raw: form, signal: ctx.signal });
+      const big = Buffer.concat([page, Buffer.alloc(9 * 1024 * 1024, 0x20)]);
+      const tus = { 'tus-resumable': '1.0.0' };
+      const created = await call(ctx.base, ctx.fx.attacker, 'POST', '/api/resumable', {
+        headers: {
+          ...tus,
+          'upload-length': String(big.length),
+          'upload-metadata': tusMetadata({
+            target: 'chat-voice',
+            filename: 'voice.wav',
+            filetype: 'audio/wav',
+            ...chat,
+          }),
+        },
+        signal: ctx.signal,
+      });
+      const location = created.headers.get('location');
+      const patch = location
+        ? await call(ctx.base, ctx.fx.attacker, 'PATCH', new URL(location, ctx.base).pathname, {
+            headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+            raw: new Uint8Array(big),
+            signal: ctx.signal,
+          })
+        : null;
+      const storedUrl = (a: typeof plain | null) => (a?.body as { file?: { url?: string } } | null)?.file?.url;
+      const stored = [storedUrl(plain), storedUrl(patch)].filter(Boolean);
+      return {
+        status: `multipart ${plain.status}, tus create ${created.status} → PATCH ${patch?.status ?? '-'}`,
+        answerMs: performance.now() - started,
+        expectOk: refused(plain.status) && (refused(created.status) || refused(patch?.status ?? 0)) && !stored.length,
+        note: stored.length ? `stored as a voice file: ${stored.join(', ')}` : undefined,
+      };
+    },
+  },
+
   // Quotas.
   {
     name: '100 WebSocket connections from one student',
