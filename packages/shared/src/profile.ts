@@ -23,10 +23,16 @@ export const PROFILE_LIMITS = {
   pictureExportPx: 1024,
 } as const;
 
+/**
+ * A course of a profile save. `id` names a course the profile already holds (from a Canvas import, or saved
+ * before); a course typed by hand has none, and the server gives it one of its own (any id the profile does not
+ * hold is treated the same: the server never takes a course id from the client).
+ */
 export const courseSchema = z.object({
-  id: z.string().trim().min(1).max(PROFILE_LIMITS.courseIdMax),
+  id: z.string().trim().min(1).max(PROFILE_LIMITS.courseIdMax).optional(),
   name: z.string().trim().min(1).max(PROFILE_LIMITS.courseNameMax),
 });
+export type CourseInput = z.infer<typeof courseSchema>;
 
 /** The body of PUT /api/profile (the server derives college, lowercaseName and hasCustomProfilePicture). */
 export const profileUpdateSchema = z.object({

@@ -3,18 +3,18 @@ import type { AppContext } from '../../platform/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import type { ConversationKindRule } from '../../platform/registry.ts';
 import { groupIdsOfSql, isMember, isMemberSql, memberIdsSql, recordLastMessageSql } from './groups.repository.ts';
-import { groupName } from './groups.service.ts';
-import { isHotGroupId, leaveHotGroup, mayUseHotGroup, usableHotGroups } from './hot-group-access.service.ts';
+import { groupName, leaveHotGroupsWithoutCourse } from './groups.service.ts';
+import { isHotGroupId, mayUseHotGroup, usableHotGroups } from './hot-group-access.service.ts';
 
 /**
  * Who may read and write a group's conversation (the chat feature asks this on every path): its members, and
- * in a hot group only while they hold its course. A member who no longer does leaves the group at once, so
- * its live events stop too.
+ * in a hot group only while they hold its course. A member who no longer does leaves the group when the course
+ * is dropped (the course listener in groups.feature.ts) or, for a member from before, at the first refusal here.
  */
 export function groupConversationRule(ctx: AppContext): ConversationKindRule {
   const assertHotGroupAccess = async (userId: string, groupId: string) => {
     if (await mayUseHotGroup(ctx.db, userId, groupId)) return;
-    await leaveHotGroup(ctx.db, groupId, userId);
+    await leaveHotGroupsWithoutCourse(ctx, userId, [groupId]);
     throw forbidden(MSG.groups.notMember);
   };
   return {

@@ -1,9 +1,19 @@
 import type { AppContext } from '../../platform/context.ts';
 import { groupConversationRule } from './group-conversations.ts';
 import { groupsRoutes } from './groups.routes.ts';
+import { leaveHotGroupsWithoutCourse } from './groups.service.ts';
 
-/** Groups and hot groups; their conversations' access rule is given to the chat feature. */
+/**
+ * Groups and hot groups; their conversations' access rule is given to the chat feature, and a course change
+ * takes a student out of the hot groups of courses they no longer hold.
+ */
 export function groupsFeature(ctx: AppContext) {
   ctx.registry.conversationKinds.set('group', groupConversationRule(ctx));
+  // A student who drops a course (profile, Canvas) leaves its hot groups at once.
+  ctx.registry.courseListeners.push(async (userId) => {
+    await leaveHotGroupsWithoutCourse(ctx, userId).catch((err: unknown) => {
+      ctx.log.error({ err, userId }, 'groups: could not take a student out of the hot groups of dropped courses');
+    });
+  });
   return groupsRoutes(ctx);
 }

@@ -234,6 +234,36 @@ export async function openHotGroup(ctx: AppContext, userId: string, input: HotGr
   return { id, created: outcome.created };
 }
 
+/**
+ * Takes the student out of the hot groups (theirs, or `groupIds`) of courses they no longer hold (issue 23: a
+ * dropped course leaves at once): the membership goes, so live messages and push notices, which go to members,
+ * stop; their sockets stop listening to the conversation on every instance; their tabs hear 'left' and the other
+ * members 'members'. Returns the groups left.
+ */
+export async function leaveHotGroupsWithoutCourse(
+  ctx: AppContext,
+  userId: string,
+  groupIds?: string[],
+): Promise<string[]> {
+  const ids = groupIds ?? (await repo.groupsOf(ctx.db, userId, 'hot')).map((r) => r.group.id);
+  const usable = await usableHotGroups(ctx.db, userId, ids);
+  const left: string[] = [];
+  for (const id of ids.filter((g) => hotGroupParts(g) && !usable.has(g))) {
+    const remaining = await inTx(ctx, async (db) => {
+      await repo.lockGroup(db, id);
+      // Again under the group's lock: a course taken up again in the meantime keeps the student in.
+      if ((await mayUseHotGroup(db, userId, id)) || !(await repo.removeMember(db, id, userId))) return null;
+      return repo.memberIds(db, id);
+    });
+    if (!remaining) continue;
+    left.push(id);
+    ctx.realtime.revoke([userId], conversationTopic({ kind: 'group', id }));
+    changed(ctx, [userId], id, 'left');
+    changed(ctx, remaining, id, 'members');
+  }
+  return left;
+}
+
 /** The user's friends (with a profile) to pick members from, by name. */
 export async function friendOptions(ctx: AppContext, userId: string): Promise<FriendOptions> {
   const cards = await profiles.cards(ctx.db, await friendships.friendIds(ctx.db, userId));

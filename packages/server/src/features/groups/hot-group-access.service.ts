@@ -2,10 +2,11 @@ import type { Db } from '../../db/connect.ts';
 import * as repo from './hot-groups.repository.ts';
 
 /**
- * Who may be in a hot group `{courseId}_{itemId}`: students whose imported coursework (the LMS coursework
- * cache) or profile courses hold that course, at the group's college. Canvas course ids are only unique within
- * one college's Canvas, so the group belongs to its creator's college (or, once the creator is gone, to its
- * longest-standing member's).
+ * Who may be in a hot group `{courseId}_{itemId}`: students who hold that course at the group's college, by what
+ * the server vouches for — their imported coursework (the LMS coursework cache, Canvas's answers) or their
+ * profile courses (whose ids are Canvas's from an import, or the server's own for courses typed by hand). Canvas
+ * course ids are only unique within one college's Canvas, so the group belongs to its creator's college (or, once
+ * the creator is gone, to its longest-standing member's).
  */
 
 export interface HotGroupParts {
@@ -59,6 +60,3 @@ export async function rightfulOwnerCollege(db: Db, createdBy: string | null, cou
 
 /** Removes the members who do not hold the course at `college` (joined before these rules, or dropped it). */
 export const removeMembersWithoutCourse = repo.removeMembersWithoutCourse;
-
-/** Takes the student out of a hot group they may no longer use, so its live events stop reaching them too. */
-export const leaveHotGroup = (db: Db, groupId: string, userId: string) => repo.removeMember(db, groupId, userId);

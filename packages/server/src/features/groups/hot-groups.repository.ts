@@ -7,7 +7,7 @@ import { profiles } from '../profile/profiles.service.ts';
 
 /**
  * The hot-group rules in SQL. Whether a student holds a course comes from its owners: the profile's course list
- * and the LMS coursework cache, each a scalar subquery of theirs.
+ * and the LMS coursework cache, each a scalar subquery of theirs that counts only what the server vouches for.
  */
 
 /** True when the student behind `userId` holds the course (profile courses or imported coursework). */
@@ -83,9 +83,4 @@ export async function removeMembersWithoutCourse(
     )
     .returning({ id: groupMembers.userId });
   return rows.map((r) => r.id);
-}
-
-/** Takes the student out of a group. */
-export async function removeMember(db: Db, groupId: string, userId: string): Promise<void> {
-  await db.delete(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)));
 }

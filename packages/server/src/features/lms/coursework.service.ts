@@ -17,7 +17,7 @@ import {
   saveCache,
   takeRefresh,
 } from './lms.repository.ts';
-import { canvasAccount, checkCanvasUrl, describe, newClient } from './lms.service.ts';
+import { canvasAccount, checkCanvasUrl, coursesChanged, describe, newClient } from './lms.service.ts';
 
 const coursesKey = (ids: string[]) => [...ids].sort().join(',');
 
@@ -117,6 +117,8 @@ export async function loadCoursework(
       skippedCourses: loaded.result.skipped_courses,
       fetchedAt,
     });
+    // A re-load that no longer holds a course takes the student out of its hot groups at once.
+    await coursesChanged(ctx, userId);
   }
   return {
     coursework: loaded.result.coursework,

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
-import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
+import { COURSEWORK_TYPES, type CourseworkItem, type SkippedCourse } from '@studybuddy/shared/lms';
 import type { Db } from '../../db/connect.ts';
 import { courseworkCache, lmsConnections, lmsRefreshCounts } from '../../db/schema/lms.ts';
 import type { CourseRef } from './course-merge.ts';
@@ -104,12 +104,18 @@ function pastDay(day: string): string {
  * course, and an item's name there. `userId` is an SQL expression of the caller's statement.
  */
 
-/** True when the student's coursework cache lists the course or one of its items. */
+/**
+ * True when Canvas vouched for the course in the student's coursework cache: it lists one of the course's items,
+ * or lists the course and Canvas answered at least one of its lists. A course the client named in the load
+ * (`courses`) that Canvas refused entirely (not the student's: 401/403/404 for every list) does not count.
+ */
 export function holdsCourseSql(userId: SQL, courseId: string): SQL<boolean> {
   const course = JSON.stringify([{ id: courseId }]);
   const itemOf = JSON.stringify([{ course_id: courseId }]);
+  const refused = JSON.stringify([{ course_id: courseId, skipped_types: COURSEWORK_TYPES }]);
   return sql<boolean>`exists (select 1 from ${courseworkCache} hc where hc.user_id = ${userId}
-    and (hc.courses @> ${course}::jsonb or hc.coursework @> ${itemOf}::jsonb))`;
+    and (hc.coursework @> ${itemOf}::jsonb
+      or (hc.courses @> ${course}::jsonb and not hc.skipped_courses @> ${refused}::jsonb)))`;
 }
 
 /** The title of a coursework item in the student's coursework cache (null when it is not there). */

@@ -146,12 +146,23 @@ export async function connectCanvas(ctx: AppContext, userId: string, token: stri
     return true;
   });
   if (!saved) throw notFound();
+  // The old coursework is gone and the course list may have been cut: hot groups of dropped courses let go.
+  await coursesChanged(ctx, userId);
   const ids = new Set(fromCanvas.map((c) => c.id));
   return { imported: courses.filter((c) => ids.has(c.id)), courses, status: await lmsStatus(ctx, userId) };
 }
 
 export async function disconnectCanvas(ctx: AppContext, userId: string): Promise<void> {
   await deleteLink(ctx.db, userId);
+  await coursesChanged(ctx, userId);
+}
+
+/**
+ * Tells the course listeners (groups: hot groups) that what vouches for the student's courses changed: the
+ * imported coursework or the profile's Canvas courses. Call it once the change is committed.
+ */
+export async function coursesChanged(ctx: AppContext, userId: string): Promise<void> {
+  await Promise.all(ctx.registry.courseListeners.map((listen) => listen(userId)));
 }
 
 /** §7 call 1: the user's active Canvas courses (id and name). */

@@ -182,7 +182,10 @@ export const nameSql = (userId: SQL) =>
 export const collegeSql = (userId: SQL) =>
   sql<string | null>`(select p.college from ${profiles} p where p.user_id = ${userId})`;
 
-/** True when the profile's course list holds the course (null without a profile). */
+/**
+ * True when the profile's course list holds the course (null without a profile). The server vouches for every id
+ * there: Canvas's, set by an import, or its own for a course typed by hand (never one a client chose).
+ */
 export function holdsCourseSql(userId: SQL, courseId: string): SQL<boolean | null> {
   const course = JSON.stringify([{ id: courseId }]);
   return sql<boolean | null>`(select p.courses @> ${course}::jsonb from ${profiles} p where p.user_id = ${userId})`;

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { filePathOfUrl, UPLOAD_TARGETS } from '@studybuddy/shared/files';
 import type { Year } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import {
   PROFILE_LIMITS,
   profileSaveProblem,
+  type CourseInput,
   type NotificationSettings,
   type ProfileUpdate,
 } from '@studybuddy/shared/profile';
@@ -64,6 +66,22 @@ async function checkImage(ctx: AppContext, userId: string, url: string, known: s
   }
 }
 
+/** The id of a course typed by hand: the server's own, never a Canvas course id (those are numbers). */
+export const newHandTypedCourseId = () => `manual-${randomUUID()}`;
+
+/**
+ * The saved course list (issue 23): a course whose id the profile already holds (Canvas's, from an import, or one
+ * the server made) stays as stored; any other is a course typed by hand and gets a new id of the server's, never
+ * the client's, so a hot group's course cannot be borrowed by naming its id.
+ */
+function withServerIds(given: CourseInput[], stored: CourseRef[]): CourseRef[] {
+  const known = new Map(stored.map((c) => [c.id, c]));
+  return given.map((c) => {
+    const same = c.id === undefined ? undefined : known.get(c.id);
+    return same ? { id: same.id, name: same.name } : { id: newHandTypedCourseId(), name: c.name };
+  });
+}
+
 function uniqueCourses(courses: CourseRef[]): CourseRef[] {
   const seen = new Set<string>();
   return courses.filter((c) => {
@@ -92,8 +110,9 @@ export async function saveNotificationSettings(
 
 /**
  * Requirements §5 Save: name, major and year required, a custom picture required (the generated avatar is not),
- * at most 4 additional images and 10 courses. The profile row and its normalised course rows are written
- * in one transaction.
+ * at most 4 additional images and 10 courses (course ids: see withServerIds). The profile row and its normalised
+ * course rows are written in one transaction; a student who dropped a course leaves its hot groups once it is
+ * committed.
  */
 export async function saveOwnProfile(ctx: AppContext, userId: string, input: ProfileUpdate): Promise<OwnProfile> {
   const current = await findProfile(ctx.db, userId);
@@ -111,7 +130,7 @@ export async function saveOwnProfile(ctx: AppContext, userId: string, input: Pro
   const problem = profileSaveProblem({ ...input, hasCustomProfilePicture });
   if (problem) throw badRequest(problem.message, problem.field);
 
-  const courses = uniqueCourses(input.courses);
+  const courses = uniqueCourses(withServerIds(input.courses, current.courses));
   const saved = await withTransaction(ctx.db, async (db) => {
     const row = await updateProfile(db, userId, {
       name: input.name,
@@ -127,6 +146,10 @@ export async function saveOwnProfile(ctx: AppContext, userId: string, input: Pro
     return row;
   });
   if (!saved) throw notFound();
+  // A course that left the profile may take the student out of its hot groups (the groups feature decides).
+  if (current.courses.some((c) => !courses.some((kept) => kept.id === c.id))) {
+    await Promise.all(ctx.registry.courseListeners.map((listen) => listen(userId)));
+  }
   // The user's other tabs (guard, shell) and their friends' screens refresh.
   const audience = await Promise.all(ctx.registry.profileAudiences.map((whoSees) => whoSees(userId)));
   ctx.realtime.toUsers([userId, ...audience.flat()], { type: 'profile.changed', userId });

@@ -24,6 +24,7 @@ export function CoursesEditor({ courses, onChange }: Props) {
     if (courses.length >= LIMITS.coursesPerProfile) return setError(MSG.profile.maxCourses);
     if (courses.some((c) => key(c.name) === key(name))) return setError(MSG.profile.duplicateCourse);
     setError(null);
+    // A local key until the profile is saved: the server gives a course it does not hold an id of its own.
     onChange([...courses, { id: `manual-${crypto.randomUUID()}`, name }]);
     setDraft('');
   };
