@@ -160,7 +160,7 @@ describe('one hostile student against the real server', () => {
     expect(['failed', 'refused']).toContain(run.result.status);
     expect(run.growthMb).toBeLessThan(GROWTH_BOUND_MB);
     expect(run.slowestProbeMs).toBeLessThan(PROBE_BOUND_MS);
-  }, 90_000);
+  });
 
   it('a 30000×30000 PNG as a profile picture or a chat image is refused without growing the server by 300 MB', async () => {
     const small = await pngBomb(30_000, 30_000, 1);
@@ -180,5 +180,5 @@ describe('one hostile student against the real server', () => {
       expect(answer.status, answer.body).toBeLessThan(500);
     }
     expect(run.growthMb).toBeLessThan(GROWTH_BOUND_MB);
-  }, 90_000);
+  });
 });

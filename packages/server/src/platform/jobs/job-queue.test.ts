@@ -306,5 +306,5 @@ describe('job queue across a crash', () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  });
 });

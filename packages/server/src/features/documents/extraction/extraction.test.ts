@@ -78,7 +78,7 @@ describe('text extraction in a worker thread', () => {
     expect(pages).toHaveLength(1);
     expect(pages[0]!.method).toBe('ocr');
     expect(squash(pages[0]!.text)).toBe('The midterm exam is on October 3. Bring a calculator.');
-  }, 60_000);
+  });
 
   it('reads an image with OCR', async () => {
     const png = await textImage(['Office hours are Tuesday at noon.']);
@@ -86,7 +86,7 @@ describe('text extraction in a worker thread', () => {
     expect(pages).toEqual([
       { page: 1, unit: 'page', label: 'page 1', text: 'Office hours are Tuesday at noon.', method: 'ocr' },
     ]);
-  }, 60_000);
+  });
 
   it('reads DOCX paragraphs into sections', async () => {
     const { pages } = await extract('docx', await docx(['Essay prompt', 'The final essay is due on May 5.']));
@@ -216,7 +216,7 @@ describe('decoder caps: bombs end as unreadable, the thread lives on', () => {
     refusal(await failure('image', svg), MSG.courses.unreadableFile);
     const { pages } = await extract('image', await textImage(['Still reading images.']));
     expect(pages[0]!.text).toBe('Still reading images.');
-  }, 60_000);
+  });
 
   it('refuses a PDF page painted with an image beyond the cap, and a PDF with more pages than the cap', async () => {
     refusal(await failure('pdf', pdfBomb({ image: { width: 30_000, height: 30_000 } })), MSG.courses.imageTooLarge(40));
@@ -240,7 +240,7 @@ describe('decoder caps: bombs end as unreadable, the thread lives on', () => {
     refusal(await failure('xlsx', manyEntriesZip(10_001)), MSG.courses.tooLargeToRead);
     const { pages } = await extract('docx', await docx(['Still reading Word files.']));
     expect(pages[0]!.text).toBe('Still reading Word files.');
-  }, 60_000);
+  });
 
   it('ends only the thread when a file needs more heap than allowed, and refuses the file for good', async () => {
     const small = new WorkerLane({ idleMs: 1_000, maxOldGenerationSizeMb: 64 });
@@ -255,5 +255,5 @@ describe('decoder caps: bombs end as unreadable, the thread lives on', () => {
     } finally {
       await small.close();
     }
-  }, 60_000);
+  });
 });
