@@ -14,6 +14,7 @@ import { createMetrics } from './platform/metrics/metrics.ts';
 import { installMetrics } from './platform/metrics/metrics.routes.ts';
 import { installRequestContext, requestIdOptions } from './platform/request-context.ts';
 import { installSameOriginGuard } from './platform/same-origin.ts';
+import { sharedRateLimitStore } from './platform/shared-rate-limit-store.ts';
 import { createRealtime } from './platform/realtime/realtime.ts';
 import { realtimeRoutes } from './platform/realtime/realtime.routes.ts';
 import { installSecurityHeaders } from './platform/security-headers.ts';
@@ -96,7 +97,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // external
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  // Per-route limits: on PostgreSQL counted in the shared rate_limits table, so every instance sees every hit;
+  // PGlite (one process) keeps the plugin's in-memory store.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(config.databaseUrl ? { store: sharedRateLimitStore(database.db) } : {}),
+  });
   installFairShare(
     app,
     { perClient: config.limits.requestsPerClient, perIp: config.limits.requestsPerIp, waiting: 1000 },

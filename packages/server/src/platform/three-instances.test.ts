@@ -113,6 +113,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
       LOG_LEVEL: 'info',
       QUOTA_SOCKETS: String(SOCKET_QUOTA),
       QUOTA_OPEN_UPLOADS: String(OPEN_UPLOADS),
+      // The per-route limits too (spawned servers run without them unless asked).
+      RATE_LIMITS: 'true',
     };
     // All three at once on the empty database: they must not race over its migrations.
     const started = Date.now();
@@ -265,6 +267,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
     await Promise.all([...open, again].map((c) => c.close()));
   });
 
+  it('counts a per-route limit once on all instances together (Canvas connect: 10 a minute per student)', async () => {
+    const from = proxy.routed.length;
+    const LIMIT = 10;
+    const statuses: number[] = [];
+    // Refused by the body's schema, after the limit has counted them: no Canvas is asked.
+    for (let i = 0; i <= LIMIT; i++) statuses.push((await api('/api/lms/connect', { ...json({}), as: 'cleo' })).status);
+    expect(new Set(backendsOf(from, '/api/lms/connect')).size).toBe(3);
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(400), 429]);
+    // Another student has a count of their own.
+    expect((await api('/api/lms/connect', { ...json({}), as: 'bob' })).status).toBe(400);
+  });
+
   const create = (size: number, meta: Record<string, string>, as: keyof typeof cookies = 'ada') =>
     api('/api/resumable', {
       method: 'POST',
@@ -348,7 +362,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
       expect(md5(Buffer.from(await res.arrayBuffer()))).toBe(file.md5Hash);
     }
     expect(new Set(backendsOf(readFrom, file.path)).size).toBe(3);
-  }, 90_000);
+  });
 
   it('processes a document uploaded across instances with one job, run once by one instance', async () => {
     const pdf = await textPdf([
@@ -392,5 +406,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
     expect(workedOn.filter((lines) => lines.length > 0)).toHaveLength(1);
     const finished = workedOn.flat().filter((l) => l.msg === 'job finished');
     expect(finished).toHaveLength(1);
-  }, 90_000);
+  });
 });
