@@ -14,3 +14,4 @@ export * from './schema/lms.ts';
 export * from './schema/calendar.ts';
 export * from './schema/realtime.ts';
 export * from './schema/push.ts';
+export * from './schema/moderation.ts';

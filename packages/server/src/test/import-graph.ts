@@ -42,6 +42,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   push_settings: 'features/push',
   push_muted_groups: 'features/push',
   push_visible_tabs: 'features/push',
+  reports: 'features/moderation',
+  admin_grants: 'features/moderation',
+  moderation_audit: 'features/moderation',
 };
 
 export interface SourceFile {

@@ -34,6 +34,11 @@ export const profiles = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     gcalEnabled: boolean('gcal_enabled').notNull().default(false),
+    /**
+     * The account is disabled (kept in step by the accounts feature's disable and enable): the student is left out
+     * of matching, search and groups' member lists.
+     */
+    accountDisabled: boolean('account_disabled').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
