@@ -100,6 +100,29 @@ describe('canvas emulator', () => {
     expect(body.errors[0]!.message).toBe('Expired access token.');
   });
 
+  it('DELETE /login/oauth2/token destroys the token of the request, as Canvas logs an access token out', async () => {
+    const token = 'logout-token-0123456789abcdef';
+    emu.addToken(token);
+    const logout = (t: string | null) =>
+      fetch(`${emu.url}/login/oauth2/token`, {
+        method: 'DELETE',
+        headers: t ? { Authorization: `Bearer ${t}` } : {},
+      });
+    const res = await logout(token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({});
+    const after = await get('/api/v1/courses', token);
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual({ errors: [{ message: 'Invalid access token.' }] });
+    expect((await logout(token)).status).toBe(401);
+    const none = await logout(null);
+    expect(none.status).toBe(400);
+    expect(await none.json()).toEqual({
+      message: "can't delete OAuth access token when not using an OAuth access token",
+    });
+    expect(emu.requests.some((r) => r.method === 'DELETE' && r.path === '/login/oauth2/token')).toBe(true);
+  });
+
   it('lists graded quizzes and graded discussions in /assignments too, with the caller submission', async () => {
     const assignments = await json('/api/v1/courses/1100/assignments?include[]=submission&per_page=100');
     const quizzes = await json('/api/v1/courses/1100/quizzes?per_page=100');

@@ -169,6 +169,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return status;
   }
 
+  /**
+   * DELETE /login/oauth2/token (canvas-lms `Oauth2ProviderController#destroy`, "Logging Out" in doc/api/oauth.md):
+   * the access token of the request is destroyed and the answer is `{}`; afterwards Canvas knows it no more
+   * ('Invalid access token.'). A request without a token: 400 with Canvas's message; a dead token: its 401.
+   */
+  function oauthLogout(req: IncomingMessage, res: ServerResponse, url: URL): number {
+    const token = tokenOf(req, url);
+    if (!token) {
+      const message = "can't delete OAuth access token when not using an OAuth access token";
+      send(res, 400, { message }, {}, false);
+      return 400;
+    }
+    const dead = authError(tokens.get(token), token);
+    if (dead) {
+      send(res, dead.status, dead.body, dead.headers, false);
+      return dead.status;
+    }
+    tokens.delete(token);
+    send(res, 200, {}, {}, false);
+    return 200;
+  }
+
   const server = createServer((req, res) => {
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     const url = new URL(req.url ?? '/', origin);
@@ -196,6 +218,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     let work: Promise<number> | number;
     if (url.pathname.startsWith('/__emulator/')) work = handleControl(req, res, url, emulator);
     else if (url.pathname.startsWith('/api/')) work = handleApi(req, res, url, origin);
+    else if (url.pathname === '/login/oauth2/token' && req.method === 'DELETE') work = oauthLogout(req, res, url);
     else if (TOKEN_PAGE_PATHS.includes(url.pathname)) work = tokenPages(req, res, url);
     else work = handleDownload(res, url, data);
     Promise.resolve(work).then(done, (err: unknown) => {
