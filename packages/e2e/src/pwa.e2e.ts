@@ -156,17 +156,21 @@ describe('installable app and push notices in Chromium', () => {
       url: chatWithAda(),
       tag: 'chat:e2e',
     };
+    const shownNotice = () =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        const [n] = await reg.getNotifications({ tag: 'chat:e2e' });
+        return n ? { title: n.title, body: n.body, data: n.data as unknown, icon: n.icon } : null;
+      });
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: server.url,
       registrationId: registration.registrationId,
       data: JSON.stringify(notice),
     });
-    const shown = await page.waitForFunction(async () => {
-      const reg = await navigator.serviceWorker.ready;
-      const [n] = await reg.getNotifications({ tag: 'chat:e2e' });
-      return n ? { title: n.title, body: n.body, data: n.data as unknown, icon: n.icon } : null;
-    });
-    expect(await shown.jsonValue()).toEqual({
+    // The worker shows it in its own time (a check that returns a promise cannot be waited on with waitForFunction:
+    // the promise itself is truthy, and a busy machine read null from it).
+    await expect.poll(shownNotice, { timeout: 30_000 }).not.toBeNull();
+    expect(await shownNotice()).toEqual({
       title: 'Ada Lovelace',
       body: 'Library at 5?',
       data: { url: chatWithAda() },
