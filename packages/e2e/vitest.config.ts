@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { slowestFirst } from '../../scripts/slowest-first.mjs';
 
 export default defineConfig({
   test: {
@@ -11,5 +12,15 @@ export default defineConfig({
     globalSetup: ['src/global-setup.ts'],
     setupFiles: ['src/csp-setup.ts'],
     maxWorkers: 2,
+    // Measured at load 10-20 (seconds): production 319, lms 104, calendar 86, auth-signup 81, uploads 77.
+    sequence: {
+      sequencer: slowestFirst([
+        'production.e2e.ts',
+        'lms.e2e.ts',
+        'calendar.e2e.ts',
+        'auth-signup.e2e.ts',
+        'uploads.e2e.ts',
+      ]),
+    },
   },
 });

@@ -1,0 +1,3 @@
+import type { TestSequencerConstructor } from 'vitest/node';
+
+export function slowestFirst(names: string[]): TestSequencerConstructor;
