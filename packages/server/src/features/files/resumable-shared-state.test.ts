@@ -67,17 +67,18 @@ describe('resumable uploads: lock and completion shared through the database', (
 
   it('takes over the lock of a dead instance when its lease runs out, and gives up after its timeout otherwise', async () => {
     const id = await newUpload();
-    const dead = () =>
+    const dead = (leaseMs: number) =>
       t.app.ctx.db.execute(
-        sql`update resumable_uploads set lock_token = 'dead', locked_until = now() + interval '300 milliseconds'
+        sql`update resumable_uploads set lock_token = 'dead', locked_until = now() + ${leaseMs} * interval '1 millisecond'
             where id = ${id}`,
       );
-    await dead();
+    await dead(300);
     const lock = instance().newLock(id);
     await lock.lock(never, async () => undefined);
     await lock.unlock();
 
-    await dead();
+    // A lease that outlasts the wait however slow this machine is (300 ms ran out before the wait began once).
+    await dead(60_000);
     const impatient = new SharedLocker(t.app.ctx.db, quiet, { pollMs: 20, acquireTimeoutMs: 100 }).newLock(id);
     await expect(impatient.lock(never, async () => undefined)).rejects.toBe(ERRORS.ERR_LOCK_TIMEOUT);
   });
