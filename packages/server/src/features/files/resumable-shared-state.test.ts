@@ -42,7 +42,9 @@ describe('resumable uploads: lock and completion shared through the database', (
       .values({ id, userId: user.id, size, metadata: { target: 'test-file', filename: 'f.bin' } });
     return id;
   };
-  const instance = () => new SharedLocker(t.app.ctx.db, quiet, { leaseMs: 2000, renewMs: 50, pollMs: 20 });
+  /** Far longer than any wait here, so a wait that ends early was ended by a release, on any machine. */
+  const LEASE_MS = 60_000;
+  const instance = () => new SharedLocker(t.app.ctx.db, quiet, { leaseMs: LEASE_MS, renewMs: 50, pollMs: 20 });
   const never = new AbortController().signal;
 
   it('a request waiting on another instance makes the holder let go, then takes the lock', async () => {
@@ -57,7 +59,7 @@ describe('resumable uploads: lock and completion shared through the database', (
     const waiting = instance().newLock(id);
     await waiting.lock(never, async () => undefined);
     expect(asked).toBe(1);
-    expect(Date.now() - started).toBeLessThan(2000); // released on request, not by the lease running out
+    expect(Date.now() - started).toBeLessThan(LEASE_MS); // released on request, not by the lease running out
     const [row] = await t.app.ctx.db.select().from(resumableUploads).where(eq(resumableUploads.id, id));
     expect(row!.lockToken).not.toBeNull();
     await waiting.unlock();
