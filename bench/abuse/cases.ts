@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { loadLimits, type Limits } from '../../packages/server/src/config.ts';
 import { SESSION_COOKIE } from '../../packages/server/src/features/auth/session.ts';
 import { textImage, textPdf } from '../../packages/server/src/features/documents/test/fixtures.ts';
+import { conversationTopic } from '../../packages/shared/src/realtime.ts';
 import {
   docxBomb,
   manyPagesPdf,
@@ -16,6 +17,7 @@ import {
   ATTACKER_IP,
   PASSWORD,
   SETTLED,
+  VICTIM_COURSE,
   VICTIM_UPLOAD,
   documentStatus,
   tusMetadata,
@@ -162,7 +164,7 @@ const chatUrl = (ctx: CaseContext) => `/api/chats/${ctx.fx.attackerChatId}/messa
 const textMessage = (content: string) => () => ({ id: crypto.randomUUID(), type: 'text', content });
 
 /** A whole profile as PUT /api/profile takes it, from the attacker's current one with some fields replaced. */
-async function putProfile(ctx: CaseContext, fields: Record<string, string>) {
+async function putProfile(ctx: CaseContext, fields: Record<string, unknown>) {
   const own = await call(ctx.base, ctx.fx.attacker, 'GET', '/api/profile', { signal: ctx.signal });
   const p = own.body as Record<string, unknown>;
   const body = {
@@ -240,6 +242,29 @@ async function openSockets(ctx: CaseContext, who: Actor, count: number) {
   const stillOpen = sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length;
   for (const ws of sockets) ws.terminate();
   return { opened: states.filter((s) => s === 'open').length, stillOpen };
+}
+
+/** What the socket answers when `who` asks to listen to `topic`: 'subscribed', 'refused …', or why there was none. */
+async function subscribeAnswer(ctx: CaseContext, who: Actor, topic: string): Promise<string> {
+  const ws = new WebSocket(`${ctx.base.replace('http', 'ws')}/api/ws`, {
+    headers: { cookie: who.cookie, 'x-forwarded-for': who.ip },
+  });
+  try {
+    return await new Promise<string>((resolve) => {
+      const timer = setTimeout(() => resolve('no answer'), 10_000);
+      const done = (answer: string) => (clearTimeout(timer), resolve(answer));
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { type: string; status?: number; topic?: string };
+        if (frame.type === 'hello') ws.send(JSON.stringify({ op: 'subscribe', topic }));
+        else if (frame.type === 'subscribed' && frame.topic === topic) done('subscribed');
+        else if (frame.type === 'error') done(`refused ${frame.status ?? ''}`.trim());
+      });
+      ws.once('error', () => done('socket error'));
+      ws.once('unexpected-response', (_req, res) => (res.resume(), done(`socket ${res.statusCode}`)));
+    });
+  } finally {
+    ws.terminate();
+  }
 }
 
 export const CASES: AbuseCase[] = [
@@ -513,15 +538,57 @@ export const CASES: AbuseCase[] = [
     name: "hot group of a course the student doesn't take",
     async run(ctx) {
       const started = performance.now();
+      const { courseId, itemId } = VICTIM_COURSE;
       const open = await call(ctx.base, ctx.fx.attacker, 'POST', '/api/hot-groups', {
-        body: { courseId: 'seed-1', itemId: 'lab-3', name: 'Free answers here' },
+        body: { courseId, itemId, name: 'Free answers here' },
       });
-      const id = (open.body as { id?: string } | null)?.id ?? ctx.fx.hotGroup?.id ?? 'seed-1_lab-3';
+      const id = (open.body as { id?: string } | null)?.id ?? ctx.fx.hotGroup?.id ?? `${courseId}_${itemId}`;
       const read = await call(ctx.base, ctx.fx.attacker, 'GET', `/api/groups/${encodeURIComponent(id)}/messages`);
       return {
         status: `open ${open.status}, history ${read.status}`,
         answerMs: performance.now() - started,
         expectOk: refused(open.status) && refused(read.status),
+      };
+    },
+  },
+  {
+    // Issue 23 point 3: the attacker writes the victim's Canvas course id into their own profile, then tries the
+    // course's hot group every way in: join, details, history, a message, its live topic, the hot-group list.
+    name: 'borrowed course: a victim course id in the profile, then its hot group',
+    async run(ctx) {
+      const started = performance.now();
+      const { courseId, itemId } = VICTIM_COURSE;
+      const id = ctx.fx.hotGroup?.id ?? `${courseId}_${itemId}`;
+      const group = `/api/groups/${encodeURIComponent(id)}`;
+      const own = await call(ctx.base, ctx.fx.attacker, 'GET', '/api/profile', { signal: ctx.signal });
+      const courses = [
+        ...((own.body as { courses?: unknown[] } | null)?.courses ?? []),
+        { id: courseId, name: 'CHEM 2' },
+      ];
+      const saved = await putProfile(ctx, { courses });
+      const savedIds = ((saved.body as { courses?: { id: string }[] } | null)?.courses ?? []).map((c) => c.id);
+      const borrowed = savedIds.includes(courseId);
+      const open = await call(ctx.base, ctx.fx.attacker, 'POST', '/api/hot-groups', {
+        body: { courseId, itemId, name: 'Free answers here' },
+        signal: ctx.signal,
+      });
+      const details = await call(ctx.base, ctx.fx.attacker, 'GET', group, { signal: ctx.signal });
+      const read = await call(ctx.base, ctx.fx.attacker, 'GET', `${group}/messages`, { signal: ctx.signal });
+      const send = await call(ctx.base, ctx.fx.attacker, 'POST', `${group}/messages`, {
+        body: textMessage('Answers for sale')(),
+        signal: ctx.signal,
+      });
+      const listed = await call(ctx.base, ctx.fx.attacker, 'GET', '/api/groups?kind=hot', { signal: ctx.signal });
+      const inList = JSON.stringify(listed.body).includes(id);
+      const live = await subscribeAnswer(ctx, ctx.fx.attacker, conversationTopic({ kind: 'group', id }));
+      const statuses = [open.status, details.status, read.status, send.status];
+      return {
+        status: `profile ${saved.status}, open ${open.status}, details ${details.status}, history ${read.status}, send ${send.status}, live ${live}`,
+        answerMs: performance.now() - started,
+        expectOk: ok(saved.status) && !borrowed && statuses.every(refused) && !inList && live !== 'subscribed',
+        note: [borrowed && 'the profile kept the borrowed course id', inList && 'the hot group is in the list']
+          .filter(Boolean)
+          .join('; '),
       };
     },
   },

@@ -13,6 +13,8 @@ export const CLASSMATES = 200;
 /** What the victim's unfinished resumable upload declares and has sent (distinct from anything else). */
 export const VICTIM_UPLOAD = { length: 777_777, offset: 262_144 };
 export const ATTACKER_IP = '198.51.100.7';
+/** The victim's Canvas course and coursework item whose hot group the victim opens (the attacker does not take it). */
+export const VICTIM_COURSE = { courseId: '5120', name: 'CHEM 2', itemId: 'lab-3', itemName: 'Lab report 3' };
 
 export interface Fixture {
   attacker: Actor;
@@ -100,6 +102,14 @@ export async function buildFixture(root: string, dataDir: string): Promise<Fixtu
       bio: 'I like cells.',
       courses: ['BIO 1', 'CHEM 2'],
       friends: [who.friend.email],
+      // Imported from Canvas: the course of the victim's hot group.
+      coursework: [
+        {
+          courseId: VICTIM_COURSE.courseId,
+          courseName: VICTIM_COURSE.name,
+          items: [{ id: VICTIM_COURSE.itemId, name: VICTIM_COURSE.itemName }],
+        },
+      ],
     },
     { email: who.friend.email, name: 'Frank', courses: ['BIO 1'] },
     { email: who.peer.email, name: 'Bea', courses: ['BIO 1'] },
@@ -167,17 +177,18 @@ export async function buildFixture(root: string, dataDir: string): Promise<Fixtu
     });
     if (patched.status !== 204) throw new Error(`victim tus patch: ${patched.status} ${patched.text}`);
 
-    // seed-1 (CHEM 2) is the victim's course only; a newer server may refuse this without imported coursework.
+    // The victim's course only (imported coursework); an older server may refuse this.
     let hotGroup: Fixture['hotGroup'] = null;
+    const { courseId, itemId } = VICTIM_COURSE;
     const hot = await call(base, victim, 'POST', '/api/hot-groups', {
-      body: { courseId: 'seed-1', itemId: 'lab-3', name: 'Lab report 3' },
+      body: { courseId, itemId, name: VICTIM_COURSE.itemName },
     });
     const hotId = (hot.body as { id?: string } | null)?.id;
     if (hot.status < 300 && hotId) {
       const said = await call(base, victim, 'POST', `/api/groups/${encodeURIComponent(hotId)}/messages`, {
         body: { id: crypto.randomUUID(), type: 'text', content: 'My lab partner notes are in the drive.' },
       });
-      if (said.status === 201) hotGroup = { courseId: 'seed-1', itemId: 'lab-3', id: hotId };
+      if (said.status === 201) hotGroup = { courseId, itemId, id: hotId };
     }
 
     return {
