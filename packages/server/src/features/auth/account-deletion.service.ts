@@ -20,7 +20,11 @@ export function registerAccountCleanup(ctx: AppContext, cleanup: AccountCleanup)
   ctx.registry.accountCleanups.push(cleanup);
 }
 
-/** Confirms with the password (or a fresh social sign-in), then removes the account, its files and rows. */
+/**
+ * Confirms with the password (or a fresh social sign-in), then removes the account, its files and rows: the
+ * features' clean-ups run first (files, chats and group messages, groups, the Canvas token with Canvas), so a failure
+ * leaves the account in place to try again.
+ */
 export async function deleteAccount(ctx: AppContext, user: SessionUser, password: string | undefined): Promise<void> {
   const account = await findUserById(ctx.db, user.id);
   if (!account) throw forbidden();
@@ -35,5 +39,8 @@ export async function deleteAccount(ctx: AppContext, user: SessionUser, password
 
   // Files first: if anything fails the account still exists and the user can simply try again.
   for (const cleanup of ctx.registry.accountCleanups) await cleanup(user.id);
+  // The rows: sessions, push subscriptions and everything else that references the account (ON DELETE CASCADE).
   await deleteUser(ctx.db, user.id);
+  // Every tab of the student, on every instance, is signed out at once.
+  ctx.realtime.disconnect([user.id]);
 }

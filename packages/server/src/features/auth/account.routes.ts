@@ -79,7 +79,7 @@ export function accountRoutes(ctx: AppContext) {
         const { result, userId } = await accounts.login(request.body, caller(request, reply));
         if (userId) {
           if (request.user) await endSession(ctx, request.user);
-          const { token, expiresAt } = await createSession(ctx.db, userId);
+          const { token, expiresAt } = await createSession(ctx.db, userId, request.headers['user-agent']);
           setSessionCookie(reply, token, expiresAt, secure);
         }
         return result;

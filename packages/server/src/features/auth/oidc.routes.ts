@@ -85,7 +85,7 @@ export function oidcRoutes(ctx: AppContext) {
       const outcome = await socialSignIn(ctx.db, oidc.issuer, identity);
       if ('error' in outcome) return toLogin(reply, outcome.error);
       if (request.user) await endSession(ctx, request.user);
-      const { token, expiresAt } = await createSession(ctx.db, outcome.userId);
+      const { token, expiresAt } = await createSession(ctx.db, outcome.userId, request.headers['user-agent']);
       setSessionCookie(reply, token, expiresAt, secure);
       return reply.redirect(ROUTES.home, 302);
     });

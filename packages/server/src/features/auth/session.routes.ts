@@ -5,6 +5,7 @@ import { sessionInfoSchema } from '@studybuddy/shared/session-responses';
 import type { AppContext } from '../../platform/context.ts';
 import { okSchema } from '../../platform/openapi.ts';
 import { accountDeletionRoutes } from './account-deletion.routes.ts';
+import { accountSecurityRoutes } from './account-security.routes.ts';
 import { accountRoutes } from './account.routes.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { profiles } from '../profile/profiles.service.ts';
@@ -18,6 +19,7 @@ export function sessionRoutes(ctx: AppContext) {
     await app.register(accountRoutes(ctx));
     await app.register(oidcRoutes(ctx));
     await app.register(accountDeletionRoutes(ctx));
+    await app.register(accountSecurityRoutes(ctx));
     const tags = ['accounts'];
 
     const session = {

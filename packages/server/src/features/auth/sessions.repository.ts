@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { sessions, users } from '../../db/schema/auth.ts';
 import { newToken, sha256 } from '../../platform/passwords.ts';
@@ -8,23 +8,68 @@ import type { SessionUser } from '../../platform/session.ts';
 
 const SESSION_MS = 30 * 24 * 60 * 60 * 1000;
 
-export async function createSession(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
+/** The longest User-Agent kept with a session. */
+const USER_AGENT_MAX = 512;
+/** A session's last-seen time moves forward at most this often (one write per session per interval, not per request). */
+export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  userAgent = '',
+): Promise<{ token: string; expiresAt: Date }> {
   const { token, hash } = newToken();
   const expiresAt = new Date(Date.now() + SESSION_MS);
-  await db.insert(sessions).values({ id: hash, userId, expiresAt });
+  await db.insert(sessions).values({ id: hash, userId, expiresAt, userAgent: userAgent.slice(0, USER_AGENT_MAX) });
   return { token, expiresAt };
 }
 
 export async function findSessionUser(db: Db, token: string): Promise<SessionUser | null> {
   const id = sha256(token);
   const [row] = await db
-    .select({ id: users.id, email: users.email, emailVerified: users.emailVerified, disabled: users.disabled })
+    .select({
+      id: users.id,
+      email: users.email,
+      emailVerified: users.emailVerified,
+      disabled: users.disabled,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
     .limit(1);
   if (!row || row.disabled) return null;
+  // Last seen: written only when it is older than the interval, and then once (the condition is checked again).
+  if (Date.now() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) await touchSession(db, id);
   return { id: row.id, email: row.email, emailVerified: row.emailVerified, sessionId: id };
+}
+
+async function touchSession(db: Db, sessionId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        lte(sessions.lastSeenAt, sql`now() - ${sql.raw(`interval '${LAST_SEEN_EVERY_MS / 1000} seconds'`)}`),
+      ),
+    );
+}
+
+export type SessionRow = Pick<typeof sessions.$inferSelect, 'id' | 'createdAt' | 'lastSeenAt' | 'userAgent'>;
+
+/** The user's unexpired sessions, the most recently seen first. */
+export async function liveSessionsOf(db: Db, userId: string): Promise<SessionRow[]> {
+  return db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      userAgent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date())))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
 }
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {

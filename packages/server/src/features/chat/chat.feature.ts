@@ -1,4 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
+import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
+import { removeAccountMessages } from './account-data.service.ts';
 import { registerChatFiles } from './attachments.service.ts';
 import { chatRoutes } from './chat.routes.ts';
 import { registerChatSocket } from './chat.socket.ts';
@@ -10,5 +12,7 @@ import { registerChatSocket } from './chat.socket.ts';
 export function chatFeature(ctx: AppContext) {
   registerChatFiles(ctx);
   registerChatSocket(ctx);
+  // A deleted account's chats go; its group messages stay, from "Deleted student".
+  registerAccountCleanup(ctx, (userId) => removeAccountMessages(ctx, userId));
   return chatRoutes(ctx);
 }

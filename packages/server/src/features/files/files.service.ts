@@ -14,6 +14,7 @@ import type { SessionUser } from '../../platform/session.ts';
 import { reencodeImage } from './image-processing.ts';
 import { headOf, sniffType } from './sniff.ts';
 import { assertStorageRoom, storeWithinQuota } from './storage-quota.service.ts';
+import { storedPathsOf } from './stored-files.repository.ts';
 
 export type { UploadTarget } from '../../platform/registry.ts';
 export { registerUploadTarget, userFolder } from '../../platform/storage/upload-targets.ts';
@@ -133,7 +134,12 @@ function describe(
 /** Where resumable uploads are staged on disk until they are complete (STORAGE=fs; ids are `<userId>.<random>`). */
 export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads');
 
-/** Removes every stored file of a user (account deletion; their resumable uploads go with the files routes' cleanup). */
+/**
+ * Removes every stored file of a user (account deletion): their own folder, and every file they keep in any other
+ * folder (pictures and voice messages sent to chats and groups, course documents). Their resumable uploads go with
+ * the files routes' cleanup; the stored_files rows go with the account.
+ */
 export async function deleteUserFiles(ctx: AppContext, userId: string): Promise<void> {
+  for (const path of await storedPathsOf(ctx.db, userId)) await ctx.storage.delete(path);
   await ctx.storage.deletePrefix(userFolder(userId));
 }

@@ -5,9 +5,19 @@ import { withTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AppError } from '../../platform/errors.ts';
 import { quotaExceeded } from '../../platform/quota.ts';
-import { forgetStoredFile, heldSize, lockStorageOf, recordStoredFile, storageUsed } from './stored-files.repository.ts';
+import {
+  forgetFolder,
+  forgetStoredFile,
+  heldSize,
+  lockStorageOf,
+  recordStoredFile,
+  storageUsed,
+} from './stored-files.repository.ts';
 
 export { forgetStoredFile, storageUsed };
+
+/** Stops counting the files under a folder that was deleted whole (a conversation's), whoever sent them. */
+export const forgetStoredFolder = (db: Db, folder: string): Promise<void> => forgetFolder(db, folder);
 
 /**
  * The storage quota (QUOTA_STORAGE_MB): every stored file of a student — course documents, chat images and

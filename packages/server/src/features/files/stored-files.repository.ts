@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { storedFiles } from '../../db/schema/files.ts';
 
@@ -40,4 +40,16 @@ export async function recordStoredFile(db: Db, userId: string, path: string, siz
 /** Stops counting a file the student no longer keeps. */
 export async function forgetStoredFile(db: Db, userId: string, path: string): Promise<void> {
   await db.delete(storedFiles).where(and(eq(storedFiles.userId, userId), eq(storedFiles.path, path)));
+}
+
+/** Every path the student keeps in storage, in any folder (profile images, chat files, course documents). */
+export async function storedPathsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.select({ path: storedFiles.path }).from(storedFiles).where(eq(storedFiles.userId, userId));
+  return rows.map((r) => r.path);
+}
+
+/** Stops counting every file under a folder, whoever holds it (the folder was deleted). */
+export async function forgetFolder(db: Db, folder: string): Promise<void> {
+  const escaped = folder.replace(/[\\%_]/g, (c) => `\\${c}`);
+  await db.delete(storedFiles).where(like(storedFiles.path, `${escaped}/%`));
 }

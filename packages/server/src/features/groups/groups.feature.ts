@@ -1,4 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
+import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
+import { leaveAllGroups } from './account-data.service.ts';
 import { groupConversationRule } from './group-conversations.ts';
 import { groupsRoutes } from './groups.routes.ts';
 import { leaveHotGroupsWithoutCourse } from './groups.service.ts';
@@ -15,5 +17,7 @@ export function groupsFeature(ctx: AppContext) {
       ctx.log.error({ err, userId }, 'groups: could not take a student out of the hot groups of dropped courses');
     });
   });
+  // A deleted account leaves its groups; groups nobody is left in go.
+  registerAccountCleanup(ctx, (userId) => leaveAllGroups(ctx, userId));
   return groupsRoutes(ctx);
 }

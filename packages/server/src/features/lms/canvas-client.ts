@@ -314,6 +314,32 @@ export class CanvasClient {
   }
 
   /**
+   * Withdraws the token with Canvas (`DELETE /login/oauth2/token`, Canvas's log-out for an access token): it stops
+   * working and leaves the student's list of approved integrations. One try, no retries (the caller goes on either
+   * way); throws a typed error when Canvas refuses or cannot be reached.
+   */
+  async revokeToken(): Promise<void> {
+    let res: Response;
+    try {
+      res = await this.o.fetch(`${this.baseUrl}/login/oauth2/token`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${this.options.token}`, Accept: 'application/json' },
+        signal: AbortSignal.timeout(Math.min(this.o.timeoutMs, 10_000)),
+        redirect: 'error',
+      });
+    } catch (err) {
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+        throw new CanvasTimeoutError();
+      }
+      throw new CanvasNetworkError(err instanceof Error ? err.message : 'error');
+    }
+    const body = await res.text();
+    if (res.ok) return;
+    if (res.status === 401 && res.headers.has('www-authenticate')) throw new CanvasAuthError(messageOf(body));
+    throw new CanvasError('http', res.status, messageOf(body) || `Canvas answered ${res.status}`);
+  }
+
+  /**
    * The bytes behind a file's download URL. The verifier in the URL is the credential: no Authorization is sent,
    * and redirects to other hosts (Canvas's files domain, storage) are followed.
    */
