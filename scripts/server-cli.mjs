@@ -1,5 +1,5 @@
-// `npm run backup` / `npm run restore`: the compiled command (packages/server/dist/<name>.js) when the server build
-// is current, else its TypeScript source through tsx (a checkout being worked on).
+// `npm run backup` / `npm run restore` / `npm run admin`: the compiled command (packages/server/dist/<name>.js) when
+// the server build is current, else its TypeScript source through tsx (a checkout being worked on).
 import { existsSync } from 'node:fs';
 import { run, serverBuildStale } from './lib.mjs';
 

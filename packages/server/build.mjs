@@ -20,6 +20,7 @@ const entryPoints = {
   seed: src('cli/seed.ts'),
   backup: src('cli/backup.ts'),
   restore: src('cli/restore.ts'),
+  admin: src('cli/admin.ts'),
   'crash-child': src('platform/jobs/crash-child.ts'),
 };
 

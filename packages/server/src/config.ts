@@ -60,6 +60,8 @@ export interface Limits {
   requestsPerIp: number;
   /** Browsers a student may have push notifications on at once. QUOTA_PUSH_DEVICES */
   pushDevices: number;
+  /** Reports a student may send per day. QUOTA_REPORTS_PER_DAY */
+  reportsPerDay: number;
 }
 
 /** Web Push (features/push): the VAPID key pair and which push services the server will post to. */
@@ -119,6 +121,8 @@ export interface Config {
   metrics: MetricsConfig;
   /** Seed demo students (and later demo data) into an empty database at start. */
   demo: boolean;
+  /** ADMINS: e-mails (lower-cased) of the accounts that are admins, besides those granted with `npm run admin`. */
+  admins: string[];
   limits: Limits;
 }
 
@@ -229,6 +233,21 @@ function metricsConfig(env: Env): MetricsConfig {
   return { token, port: metricsPort, host: str(env, 'METRICS_HOST') ?? '127.0.0.1' };
 }
 
+/** ADMINS: comma-separated e-mails; anything that is not one is refused at start, naming it. */
+function admins(env: Env): string[] {
+  const entries = (str(env, 'ADMINS') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [local, domain, extra] = entry.split('@');
+    if (!local || !domain?.includes('.') || extra !== undefined || /\s/.test(entry)) {
+      throw new ConfigError(`ADMINS must be a comma-separated list of e-mail addresses; "${entry}" is not one`);
+    }
+  }
+  return [...new Set(entries)];
+}
+
 export function loadLimits(env: Env = {}): Limits {
   return {
     imageMaxPixels: positiveInt(env, 'IMAGE_MAX_PIXELS', 40_000_000),
@@ -246,6 +265,7 @@ export function loadLimits(env: Env = {}): Limits {
     requestsPerClient: positiveInt(env, 'REQUESTS_IN_FLIGHT_PER_CLIENT', 8),
     requestsPerIp: positiveInt(env, 'REQUESTS_IN_FLIGHT_PER_IP', 64),
     pushDevices: positiveInt(env, 'QUOTA_PUSH_DEVICES', 10),
+    reportsPerDay: positiveInt(env, 'QUOTA_REPORTS_PER_DAY', 20),
   };
 }
 
@@ -376,6 +396,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy: trustProxy(env),
     metrics: metricsConfig(env),
     demo: bool(env, 'DEMO', false),
+    admins: admins(env),
     limits: loadLimits(env),
   };
 }

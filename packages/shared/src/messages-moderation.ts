@@ -84,6 +84,8 @@ export const MODERATION_MSG = {
     done: 'Done.',
     failed: 'That did not work. Please try again.',
     notYourself: 'You cannot disable your own account.',
+    alreadyResolved: 'This report is already resolved.',
+    removedFrom: (email: string, group: string) => `${email} from ${group}`,
     searchLabel: 'Search students by e-mail or name',
     searchPlaceholder: 'e-mail or name',
     searchHint: 'Type at least 2 characters.',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, lte, ne } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, like, lte, ne } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { authCodes, oauthIdentities, sessions, users } from '../../db/schema/auth.ts';
 import { newToken, sha256 } from '../../platform/passwords.ts';
@@ -38,6 +38,24 @@ export async function updateUser(
 export async function disableUser(db: Db, id: string): Promise<boolean> {
   const rows = await db.update(users).set({ disabled: true }).where(eq(users.id, id)).returning({ id: users.id });
   return rows.length > 0;
+}
+
+/** Lets a disabled account sign in again; false when there is no such account. */
+export async function enableUser(db: Db, id: string): Promise<boolean> {
+  const rows = await db.update(users).set({ disabled: false }).where(eq(users.id, id)).returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Accounts by id (those that do not exist are missing). */
+export async function findUsersByIds(db: Db, ids: string[]): Promise<AccountRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(users).where(inArray(users.id, ids));
+}
+
+/** Accounts whose e-mail contains `fragment` (case-insensitive), by e-mail. */
+export async function findUsersByEmailFragment(db: Db, fragment: string, limit: number): Promise<AccountRow[]> {
+  const pattern = `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db.select().from(users).where(like(users.email, pattern)).orderBy(users.email).limit(limit);
 }
 
 export async function deleteUser(db: Db, id: string): Promise<void> {

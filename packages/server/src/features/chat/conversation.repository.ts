@@ -456,6 +456,18 @@ export async function unreadFor(
 }
 
 /** Removes a conversation's messages and read positions (a group whose last member left). */
+/** Deletes one message; the row it was, or undefined when there was none. */
+export async function deleteMessageRow(db: Db, id: string): Promise<MessageRow | undefined> {
+  const [row] = await db.delete(messages).where(eq(messages.id, id)).returning();
+  return row;
+}
+
+/** Whether any message still carries this content (an attachment's address may be sent twice). */
+export async function contentInUse(db: Db, content: string): Promise<boolean> {
+  const [row] = await db.select({ id: messages.id }).from(messages).where(eq(messages.content, content)).limit(1);
+  return !!row;
+}
+
 export async function deleteConversation(db: Db, ref: ConversationRef): Promise<void> {
   await db.delete(messages).where(inConversation(ref));
   await db.delete(readState).where(and(eq(readState.conversationKind, ref.kind), eq(readState.conversationId, ref.id)));

@@ -8,6 +8,7 @@ import {
   type SendMessageInput,
   type SendMessageResult,
 } from '@studybuddy/shared/chat';
+import { filePathOfUrl } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, type SinceResult } from '@studybuddy/shared/realtime';
 import type { SQL } from 'drizzle-orm';
@@ -15,8 +16,9 @@ import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { profiles } from '../profile/profiles.service.ts';
+import { forgetStoredFile } from '../files/storage-quota.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
-import { accessSql, authorize, checkBeforeWrite, readableGroups } from './conversation-access.ts';
+import { accessSql, authorize, checkBeforeWrite, mayAccess, readableGroups } from './conversation-access.ts';
 import { GroupCommit } from './group-commit.ts';
 import * as repo from './conversation.repository.ts';
 
@@ -294,6 +296,57 @@ export async function typing(ctx: AppContext, userId: string, ref: ConversationR
 /** Unread counts of the user's groups by id (only groups with unread messages). */
 export const unreadOfGroups = (db: Db, userId: string, groupIds: string[]) =>
   repo.unreadFor(db, userId, 'group', groupIds);
+
+/**
+ * A message and up to `before` messages before it in its conversation, oldest first (a report keeps them); null when
+ * there is no such message. Who may see them is the caller's to check (`mayAccess`).
+ */
+export async function messageWithContext(
+  ctx: AppContext,
+  messageId: string,
+  before: number,
+): Promise<{ message: ChatMessage; context: ChatMessage[] } | null> {
+  const row = await repo.findMessage(ctx.db, messageId);
+  if (!row) return null;
+  const ref: ConversationRef = { kind: row.conversationKind, id: row.conversationId };
+  const page = before > 0 ? await repo.messagePage(ctx.db, ref, row.cursor, before) : { rows: [] };
+  return { message: repo.toChatMessage(row), context: page.rows.map(repo.toChatMessage) };
+}
+
+/** The newest `limit` messages of a conversation, oldest first (a report of a student keeps their chat's end). */
+export async function latestMessages(ctx: AppContext, ref: ConversationRef, limit: number): Promise<ChatMessage[]> {
+  return (await repo.messagePage(ctx.db, ref, undefined, limit)).rows.map(repo.toChatMessage);
+}
+
+/** Whether the user may read the conversation now (`conversation-access.ts`'s rules), as a yes or no. */
+export const mayReadConversation = (ctx: AppContext, userId: string, ref: ConversationRef) =>
+  mayAccess(ctx, userId, ref);
+
+/** Whether these messages still exist (an admin's report queue shows which reported ones were deleted since). */
+export async function existingMessageIds(ctx: AppContext, ids: string[]): Promise<Set<string>> {
+  return new Set((await repo.findMessages(ctx.db, ids)).keys());
+}
+
+/**
+ * Deletes any message on an admin's decision (issue 24 point 3), kept apart from a student's deletion of their own:
+ * the row goes (so the message leaves history, search and resyncs) and its image or voice file with it, unless
+ * another message carries the same file. Reports keep their own copy. The deleted message, or null when there was
+ * no such message.
+ */
+export async function deleteMessageAsModerator(ctx: AppContext, messageId: string): Promise<ChatMessage | null> {
+  const row = await repo.deleteMessageRow(ctx.db, messageId);
+  if (!row) return null;
+  const path = row.type === 'text' ? null : filePathOfUrl(row.content);
+  if (path && !(await repo.contentInUse(ctx.db, row.content))) {
+    try {
+      await ctx.storage.delete(path);
+      if (row.senderId) await forgetStoredFile(ctx.db, row.senderId, path);
+    } catch (err) {
+      ctx.log.error({ err, messageId }, 'chat: could not delete the file of a message deleted by a moderator');
+    }
+  }
+  return repo.toChatMessage(row);
+}
 
 /** Deletes a conversation's messages and read positions; call inside the transaction that removes it. */
 export const deleteConversationMessages = (db: Db, ref: ConversationRef) => repo.deleteConversation(db, ref);

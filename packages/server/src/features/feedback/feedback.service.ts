@@ -4,7 +4,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connect.ts';
 import { createQuota, HOUR_MS } from '../../platform/quota.ts';
-import { insertFeedback } from './feedback.repository.ts';
+import { insertFeedback, latestFeedback, type FeedbackRow } from './feedback.repository.ts';
 
 /** Feedback of anyone, signed in or not (QUOTA_FEEDBACK_PER_HOUR per client IP, as no log-in is needed). */
 export function createFeedbackService(deps: { db: Db; config: Config }) {
@@ -33,3 +33,8 @@ export function createFeedbackService(deps: { db: Db; config: Config }) {
 }
 
 export type FeedbackService = ReturnType<typeof createFeedbackService>;
+
+export type { FeedbackRow };
+
+/** The feedback inbox of the admin area (issue 24): the newest `limit` messages. */
+export const feedbackInbox = (db: Db, limit: number) => latestFeedback(db, limit);

@@ -84,6 +84,16 @@ export async function removeMember(db: Db, groupId: string, userId: string): Pro
   return rows.length > 0;
 }
 
+/** True when the two students are members of one group together. */
+export async function shareAGroup(db: Db, a: string, b: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.userId, a), isMemberSql(sql`${groupMembers.groupId}`, sql`${b}`)))
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function updateGroup(
   db: Db,
   groupId: string,

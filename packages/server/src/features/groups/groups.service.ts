@@ -16,7 +16,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic } from '@studybuddy/shared/realtime';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { deleteConversationMessages, unreadOfGroups } from '../chat/messages.service.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { friendships } from '../social/friendships.service.ts';
@@ -85,6 +85,9 @@ export async function listGroups(ctx: AppContext, userId: string, kind: GroupKin
   return { groups: rows.map((r) => summary(r.group, r.memberCount, unread.get(r.group.id) ?? 0)) };
 }
 
+/** True when the two students are in a group together (a report of a student needs them to have met). */
+export const shareAGroup = (ctx: AppContext, a: string, b: string) => repo.shareAGroup(ctx.db, a, b);
+
 /** The group's name, or null when there is no such group (push notices name it). */
 export async function groupName(ctx: AppContext, groupId: string): Promise<string | null> {
   return (await repo.findGroup(ctx.db, groupId))?.group.name ?? null;
@@ -97,9 +100,12 @@ export async function getGroup(ctx: AppContext, userId: string, groupId: string)
   if (found.group.kind === 'hot' && !(await mayUseHotGroup(ctx.db, userId, groupId))) {
     throw forbidden(MSG.groups.notMember);
   }
-  const { unread: _unread, ...rest } = summary(found.group, found.memberCount, 0);
-  const cards = await profiles.cards(ctx.db, memberIds);
-  const list = memberIds.map((id) => ({ ...person({ id, ...cards.get(id) }), isAdmin: id === found.group.createdBy }));
+  // Students whose account is disabled (issue 24) stay members, but are not listed while disabled.
+  const disabled = await profiles.moderation.disabledAmong(ctx.db, memberIds);
+  const shown = memberIds.filter((id) => !disabled.has(id));
+  const { unread: _unread, ...rest } = summary(found.group, shown.length, 0);
+  const cards = await profiles.cards(ctx.db, shown);
+  const list = shown.map((id) => ({ ...person({ id, ...cards.get(id) }), isAdmin: id === found.group.createdBy }));
   list.sort((a, b) => Number(b.isAdmin) - Number(a.isAdmin));
   return { ...rest, members: list };
 }
@@ -183,6 +189,23 @@ export async function leaveGroup(ctx: AppContext, userId: string, groupId: strin
       ctx.log.error({ err, groupId }, 'groups: could not delete the files of a deleted group');
     });
   }
+}
+
+/**
+ * Takes a student out of a group on an admin's decision (issue 24): as if they had left it (a regular group nobody
+ * is left in goes). 404 when there is no such group or the student is not in it.
+ */
+export async function removeFromGroup(ctx: AppContext, groupId: string, userId: string): Promise<{ name: string }> {
+  const found = await repo.findGroup(ctx.db, groupId);
+  if (!found || !(await repo.isMember(ctx.db, groupId, userId))) throw notFound();
+  try {
+    await leaveGroup(ctx, userId, groupId);
+  } catch (err) {
+    // Left in the meantime.
+    if (err instanceof AppError && err.statusCode === 403) throw notFound();
+    throw err;
+  }
+  return { name: found.group.name };
 }
 
 /**

@@ -82,9 +82,10 @@ const notExcluded = (v: RankingViewer) =>
       )})`
     : sql`TRUE`;
 
-/** Same college, complete profile, not the viewer, not excluded (a friend). */
+/** Same college, complete profile, account not disabled, not the viewer, not excluded (a friend). */
 const eligible = (v: RankingViewer) =>
-  sql`p.college = ${v.college} AND ${COMPLETE} AND p.user_id <> ${v.id} AND ${notExcluded(v)}`;
+  sql`p.college = ${v.college} AND ${COMPLETE} AND NOT p.account_disabled
+    AND p.user_id <> ${v.id} AND ${notExcluded(v)}`;
 
 const sameMajor = (v: Viewer) => sql`lower(btrim(p.major)) = ${majorKey(v.major)}`;
 const sameYear = (v: Viewer) => sql`p.year = ${v.year}`;

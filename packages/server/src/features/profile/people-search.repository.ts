@@ -5,7 +5,8 @@ import { tsquery, tsvector, type TextQuery } from '../../platform/full-text.ts';
 
 /**
  * The search box's people (issue 17): students by any word of their name. Only those the viewer may find: the
- * viewer's friends (whoever the caller says they are) and students of the viewer's college with a complete profile.
+ * viewer's friends (whoever the caller says they are) and students of the viewer's college with a complete profile;
+ * never a student whose account is disabled (issue 24).
  */
 
 /**
@@ -41,7 +42,8 @@ export async function searchPeople(
   );
   const columns = sql`p.user_id AS uid, p.name, p.profile_picture AS "profilePicture", p.major, p.year, p.lowercase_name`;
   const friends = friendIds.length
-    ? sql`SELECT ${columns}, true AS friend FROM profiles p WHERE p.user_id IN (${ids}) AND ${words}`
+    ? sql`SELECT ${columns}, true AS friend FROM profiles p
+        WHERE p.user_id IN (${ids}) AND NOT p.account_disabled AND ${words}`
     : sql`SELECT ${columns}, true AS friend FROM profiles p WHERE false`;
   const notFriend = friendIds.length ? sql`AND p.user_id NOT IN (${ids})` : sql``;
   // Materialised: the words are matched first (the GIN index on names), then ordered; ordering first would walk the
@@ -50,7 +52,8 @@ export async function searchPeople(
     db,
     sql`WITH college AS MATERIALIZED (
         SELECT ${columns}, false AS friend FROM profiles p
-        WHERE p.college = ${viewer.college} AND ${COMPLETE} AND p.user_id <> ${viewer.id} ${notFriend} AND ${words}
+        WHERE p.college = ${viewer.college} AND ${COMPLETE} AND NOT p.account_disabled AND p.user_id <> ${viewer.id}
+          ${notFriend} AND ${words}
       ), friends AS MATERIALIZED (${friends})
       SELECT x.uid, x.name, x."profilePicture", x.major, x.year, x.friend
       FROM (SELECT * FROM friends UNION ALL (SELECT * FROM college ORDER BY lowercase_name, uid LIMIT ${limit})) x

@@ -5,6 +5,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { newAvatarPath } from '../avatars/avatars.service.ts';
 import * as discovery from './discovery.repository.ts';
 import { replaceProfileCourses } from './profile-courses.repository.ts';
+import * as moderation from './profile-moderation.repository.ts';
 import * as repo from './profile.repository.ts';
 import { toOwnProfile } from './profile.service.ts';
 
@@ -116,6 +117,17 @@ export const profiles = {
    * subqueries over the profile for a user id given as an SQL expression.
    */
   sql: { name: repo.nameSql, college: repo.collegeSql, holdsCourse: repo.holdsCourseSql },
+
+  /**
+   * Moderation (issue 24): the accounts feature keeps `accountDisabled` in step with the account, and a disabled
+   * student is left out of matching, search and groups' member lists; admins find students by name at any college.
+   */
+  moderation: {
+    setAccountDisabled: moderation.setAccountDisabled,
+    disabledAmong: moderation.disabledAmong,
+    listings: moderation.findListings,
+    idsByName: moderation.idsByName,
+  },
 
   /** Student discovery: the match ranking and the name search over complete profiles of one college. */
   discovery: {

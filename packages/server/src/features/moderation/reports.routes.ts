@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { reportInputSchema, reportReceivedSchema } from '@studybuddy/shared/moderation';
+import type { AppContext } from '../../platform/context.ts';
+import { errorResponses } from '../../platform/openapi.ts';
+import { requireUser, signedIn } from '../../platform/session.ts';
+import { createReportService } from './reports.service.ts';
+
+/** `POST /api/reports`: a student reports a student or a message (issue 24 point 2). */
+export function reportsRoutes(ctx: AppContext) {
+  const reports = createReportService(ctx);
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/api/reports',
+      {
+        preValidation: signedIn,
+        schema: {
+          summary: 'Reports a student or a message (201; 200 when the student had reported it already)',
+          tags: ['reports'],
+          body: reportInputSchema,
+          response: { 200: reportReceivedSchema, 201: reportReceivedSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { created, ...received } = await reports.report(requireUser(request).id, request.body);
+        return reply.status(created ? 201 : 200).send(received);
+      },
+    );
+  };
+}
