@@ -38,6 +38,7 @@ import { calendarFeature } from './features/calendar/calendar.feature.ts';
 import { searchFeature } from './features/search/search.feature.ts';
 import { pushFeature } from './features/push/push.feature.ts';
 import { dataExportFeature } from './features/data-export/data-export.feature.ts';
+import { moderationFeature } from './features/moderation/moderation.feature.ts';
 
 export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(searchFeature(ctx));
   await app.register(pushFeature(ctx));
   await app.register(dataExportFeature(ctx));
+  await app.register(moderationFeature(ctx));
 
   await installSpa(app, config.webDist, config.publicUrl);
   return Object.assign(app, { ctx }) as App;

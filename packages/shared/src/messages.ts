@@ -1,10 +1,12 @@
 import { PUBLIC_MSG } from './messages-public.ts';
 import { PWA_MSG } from './messages-pwa.ts';
+import { MODERATION_MSG } from './messages-moderation.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
   ...PUBLIC_MSG,
   ...PWA_MSG,
+  ...MODERATION_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',
