@@ -1,9 +1,12 @@
 // The hostile cases of issue 13, each run by one signed-in attacker against a fresh copy of the fixture.
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
 import { loadLimits, type Limits } from '../../packages/server/src/config.ts';
 import { SESSION_COOKIE } from '../../packages/server/src/features/auth/session.ts';
 import { textImage, textPdf } from '../../packages/server/src/features/documents/test/fixtures.ts';
+import { LIMIT_RULES } from '../../packages/server/src/features/auth/rate-limit.ts';
+import { SEARCH_LIMITS } from '../../packages/shared/src/search.ts';
 import { conversationTopic } from '../../packages/shared/src/realtime.ts';
 import {
   docxBomb,
@@ -267,6 +270,26 @@ async function subscribeAnswer(ctx: CaseContext, who: Actor, topic: string): Pro
   }
 }
 
+/**
+ * One GET on a connection of its own through node:http (fetch refuses an Upgrade header): the status, or 0 when
+ * the server never answered.
+ */
+function rawGet(base: string, url: string, headers: Record<string, string>, timeoutMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpRequest(`${base}${url}`, { headers, agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/** A made-up client address, as an attacker writes into its own X-Forwarded-For. */
+const randomIp = () => [...randomBytes(4)].join('.');
+
 export const CASES: AbuseCase[] = [
   // What the machine's load alone gives: the same probes while nobody does anything for 5 s.
   {
@@ -487,6 +510,60 @@ export const CASES: AbuseCase[] = [
         answerMs,
         expectOk: owner.status === 200 && signedIn,
         note: `${sent.filter((s) => s === 401).length} passwords checked of ${sent.length} sent; owner's session ${signedIn ? 'kept' : 'lost'}`,
+      };
+    },
+  },
+
+  {
+    // Behind the one proxy (TRUST_PROXY=1) the client's own X-Forwarded-For entries come before the address the
+    // proxy saw: a fresh one per guess must not make a fresh client. One e-mail per guess, so only the per-IP
+    // limit can stop it.
+    name: 'forged X-Forwarded-For with TRUST_PROXY=1: 300 log-in guesses over 300 e-mails',
+    capMs: 45_000,
+    async run(ctx) {
+      const started = performance.now();
+      const proxySaw = '203.0.113.66';
+      const statuses = await pool(300, 10, async (i) => {
+        const res = await call(ctx.base, null, 'POST', '/api/auth/login', {
+          body: { email: `guess-${i}@g.ucla.edu`, password: `guess-${i}` },
+          ip: `${randomIp()}, ${proxySaw}`,
+          signal: ctx.signal,
+        });
+        return res.status;
+      });
+      ctx.progress.status = tally(statuses);
+      const checked = statuses.filter((s) => s === 401).length;
+      return {
+        status: tally(statuses),
+        answerMs: performance.now() - started,
+        expectOk: checked <= LIMIT_RULES.login.perIp && !statuses.some(serverError),
+        note: `${checked} passwords checked; limit ${LIMIT_RULES.login.perIp} failures per IP per window`,
+      };
+    },
+  },
+
+  // Fair share of requests in work.
+  {
+    // An Upgrade header that is no WebSocket upgrade on /api/ws (Node serves it as an ordinary request) gets no
+    // way around the per-client cap: the burst is served a few at a time, and another student's search meanwhile
+    // is answered at once.
+    name: 'Upgrade burst: 1,000 concurrent "Upgrade: x" GET /api/search',
+    answerTargetMs: 1000,
+    async run(ctx) {
+      const started = performance.now();
+      const headers = { cookie: ctx.fx.attacker.cookie, 'x-forwarded-for': ctx.fx.attacker.ip, upgrade: 'x' };
+      const burst = Promise.all(
+        Array.from({ length: 1000 }, (_, i) => rawGet(ctx.base, `/api/search?q=cell+${i % 10}`, headers, 25_000)),
+      );
+      await sleep(200);
+      const peer = await call(ctx.base, ctx.fx.peer, 'GET', '/api/search?q=cell', { signal: ctx.signal });
+      const statuses = await burst;
+      const served = statuses.filter(ok).length;
+      return {
+        status: `${tally(statuses)}; another student's search ${peer.status}`,
+        answerMs: peer.ms,
+        expectOk: peer.status === 200 && served <= SEARCH_LIMITS.perMinute && statuses.every((s) => ok(s) || s === 429),
+        note: `burst answered in ${((performance.now() - started) / 1000).toFixed(1)} s; answer time is the other student's search`,
       };
     },
   },
