@@ -24,6 +24,12 @@ export const WS_CLOSE_QUOTA = 4429;
  */
 export const WS_CLOSE_RESTART = 1012;
 
+/**
+ * Close code of a socket whose session ended (log-out elsewhere, a password change or reset, a disabled account):
+ * the client asks for its session again at once, and the app leaves for the log-in page.
+ */
+export const WS_CLOSE_SIGNED_OUT = 4401;
+
 export const userTopic = (userId: string) => `user:${userId}`;
 export const conversationTopic = (c: ConversationRef) => `conversation:${c.kind}:${c.id}`;
 

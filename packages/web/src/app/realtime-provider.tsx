@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { realtime, type LiveHandlers } from '../lib/realtime.ts';
+import { SESSION_KEY } from '../features/auth/index.ts';
 import { conversationsLive } from '../features/conversations/index.ts';
 import { documentsLive } from '../features/documents/index.ts';
 import { groupsLive } from '../features/groups/index.ts';
@@ -16,6 +17,8 @@ export function RealtimeProvider({ me, children }: { me: string; children: React
   useEffect(() => {
     const release = realtime.acquire(me);
     const offs = LIVE_HANDLERS.map((register) => register({ client, me }));
+    // Signed out elsewhere (or the account was disabled): the guard sends this tab to the log-in page at once.
+    offs.push(realtime.onSignedOut(() => void client.invalidateQueries({ queryKey: SESSION_KEY })));
     return () => {
       offs.forEach((off) => off());
       release();

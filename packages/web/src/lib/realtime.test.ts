@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '@studybuddy/shared/chat';
 import { LIMITS } from '@studybuddy/shared/limits';
-import { REALTIME_TIMING, WS_CLOSE_QUOTA, type RealtimeEvent, type SinceResult } from '@studybuddy/shared/realtime';
+import {
+  REALTIME_TIMING,
+  WS_CLOSE_QUOTA,
+  WS_CLOSE_SIGNED_OUT,
+  type RealtimeEvent,
+  type SinceResult,
+} from '@studybuddy/shared/realtime';
 import { FakeWebSocket } from '../test/fake-websocket.ts';
 import { RealtimeClient } from './realtime.ts';
 
@@ -143,6 +149,21 @@ describe('real-time client', () => {
     expect(FakeWebSocket.all).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(FakeWebSocket.all).toHaveLength(2);
+  });
+
+  it('tells the app at once when the server closes the socket because the session ended', async () => {
+    start();
+    const signedOut = vi.fn();
+    client.onSignedOut(signedOut);
+    connect(1);
+    FakeWebSocket.last.drop(WS_CLOSE_QUOTA);
+    await settle();
+    expect(signedOut).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(REALTIME_TIMING.backoffMaxMs);
+    connect(1);
+    FakeWebSocket.last.drop(WS_CLOSE_SIGNED_OUT);
+    await settle();
+    expect(signedOut).toHaveBeenCalledTimes(1);
   });
 
   it('polls every 5 s while the socket is down, applying missed events, and stops once it is back', async () => {

@@ -4,6 +4,7 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import {
   REALTIME_TIMING,
   WS_CLOSE_QUOTA,
+  WS_CLOSE_SIGNED_OUT,
   WS_PATH,
   type ClientFrame,
   type RealtimeEvent,
@@ -46,6 +47,7 @@ export class RealtimeClient {
   private readonly handlers = new Map<RealtimeEventType, Set<AnyHandler>>();
   private readonly statusListeners = new Set<() => void>();
   private readonly resyncListeners = new Set<(full: boolean) => void>();
+  private readonly signedOutListeners = new Set<() => void>();
   private readonly topics = new Map<string, number>();
 
   get status(): RealtimeStatus {
@@ -91,6 +93,12 @@ export class RealtimeClient {
   onResync(fn: (full: boolean) => void): () => void {
     this.resyncListeners.add(fn);
     return () => void this.resyncListeners.delete(fn);
+  }
+
+  /** Called when the server closes the socket because the session ended (it was signed out elsewhere). */
+  onSignedOut(fn: () => void): () => void {
+    this.signedOutListeners.add(fn);
+    return () => void this.signedOutListeners.delete(fn);
   }
 
   onStatus(fn: () => void): () => void {
@@ -187,6 +195,8 @@ export class RealtimeClient {
       if (this.ws !== ws) return;
       this.ws = null;
       if (!this.users) return;
+      // The session ended (signed out elsewhere, the account disabled): the app finds out from the session at once.
+      if (event.code === WS_CLOSE_SIGNED_OUT) for (const fn of this.signedOutListeners) fn();
       // Too many of the student's tabs and devices are connected: retrying soon cannot help, so wait the longest.
       if (event.code === WS_CLOSE_QUOTA) this.attempt = Math.max(this.attempt, MAX_BACKOFF_ATTEMPT);
       // The socket cannot open (or just dropped): poll every 5 s until it is back.
