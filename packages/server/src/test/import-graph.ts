@@ -22,6 +22,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   connections: 'features/social',
   friend_requests: 'features/social',
   friend_request_mails: 'features/social',
+  blocks: 'features/social',
   chats: 'features/chat',
   messages: 'features/chat',
   read_state: 'features/chat',

@@ -70,3 +70,23 @@ export const connections = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('connections_friend_idx').on(t.friendId)],
 );
+
+/**
+ * Blocks (issue 24): `blockerId` blocked `blockedId`. One row per direction that was chosen (two students may block
+ * each other). While a row exists the two never meet: no suggestion, search hit or friend request either way, no
+ * friendship and no one-to-one messages; the blocker keeps their chat's history read-only, and in a group they
+ * share the blocker's app folds the blocked student's messages (no push notice or unread count for them).
+ */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: text('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: text('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked_idx').on(t.blockedId)],
+);
