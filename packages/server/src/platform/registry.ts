@@ -93,7 +93,7 @@ export interface UploadTarget {
 /**
  * Work another feature must do before an account's rows disappear (e.g. deleting its stored files). Rows that
  * reference `users` are removed by the database itself (ON DELETE CASCADE, or SET NULL where a record must
- * survive — messages then show 'Deleted user').
+ * survive — group messages then show 'Deleted student').
  */
 export type AccountCleanup = (userId: string) => Promise<void>;
 

@@ -55,7 +55,8 @@ export function Guard() {
   }
   return (
     <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>
-      <Shell profile={profile} />
+      {/* One shell per student: another student signing in on this browser starts afresh (shell.tsx). */}
+      <Shell key={profile.uid} profile={profile} />
     </Suspense>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import { AppShell, Avatar, Box, Burger, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,10 +14,11 @@ import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { FriendsUnreadBadge } from '../features/conversations/index.ts';
 import { NotificationBadge } from '../features/social/index.ts';
 import { forgetDevice } from '../features/push/index.ts';
+import { SESSION_KEY } from '../features/auth/index.ts';
 import { SearchLauncher } from '../features/search/index.ts';
 import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 import { RealtimeProvider } from './realtime-provider.tsx';
-import { forgetLastUser } from './pwa/last-user.ts';
+import { forgetStudentData, lastUser } from '../lib/student-data.ts';
 import { PwaRuntime } from './pwa/pwa-runtime.tsx';
 
 // Mobile layout at 768 px and below (requirements §9); Mantine's breakpoint is the first desktop width.
@@ -31,14 +32,20 @@ export function Shell({ profile }: { profile: OwnProfile }) {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // Another student signed in on this browser: the last one's outbox and cached conversations go before anything
+  // of the new student's loads (once, before the shell's pages mount; the session query stays).
+  useState(() => {
+    const previous = lastUser();
+    if (previous && previous !== profile.uid) forgetStudentData(queryClient, (key) => key[0] === SESSION_KEY[0]);
+  });
 
   const logout = async () => {
     try {
       await api('/api/auth/logout', { method: 'POST', body: {} });
-      // The server dropped this browser's push subscription with the session; the browser forgets it too.
-      forgetLastUser();
+      // The server dropped this browser's push subscription with the session; the browser forgets it too, and the
+      // student's outbox, loaded conversations and last-user marker go (a shared computer keeps nothing of theirs).
+      forgetStudentData(queryClient);
       await forgetDevice();
-      queryClient.clear();
       await navigate(ROUTES.login);
     } catch {
       toast.error(MSG.shell.logoutFailed);

@@ -48,8 +48,10 @@ export default function PrivacyPage() {
           zone and confirm with your password (an account made with social sign-in confirms by having signed in within
           the last few minutes). This removes your account and sessions, your profile and pictures, your friendships and
           friend requests, your uploaded files and documents, and your Canvas token with the coursework cached from it.
-          It cannot be undone. Messages you already sent stay in the other person&apos;s or group&apos;s chat, shown as
-          from &quot;Deleted user&quot;. Feedback you sent is kept without your name.
+          Your one-to-one chats, and the pictures and voice messages you sent, go too; your Canvas token is also
+          withdrawn with Canvas. It cannot be undone. Text messages you sent in groups stay there, shown as from
+          &quot;Deleted student&quot;; a group nobody is left in is deleted. Feedback you sent is kept without your
+          name. Before you go, <strong>Download my data</strong> on your profile gives you a copy of what you put in.
         </Text>
         <Text>
           To only stop Canvas access, disconnect Canvas on your profile page: that deletes the token and the coursework

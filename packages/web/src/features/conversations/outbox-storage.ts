@@ -1,7 +1,8 @@
+import { outboxStorageKey } from '../../lib/student-data.ts';
 import type { OutboxEntry } from './outbox.ts';
 
 /** Where a student's unsent messages wait across reloads (text, and attachments already uploaded). */
-export const outboxStorageKey = (userId: string) => `studybuddy.outbox.${userId}`;
+export { outboxStorageKey };
 
 /** An unsent message as stored (the file of an attachment not uploaded yet is not kept). */
 export type StoredOutboxEntry = Omit<OutboxEntry, 'file' | 'localUrl'>;

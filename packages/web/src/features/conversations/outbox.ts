@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
+import { onStudentForgotten } from '../../lib/student-data.ts';
 import { conversationsApi } from './conversations-api.ts';
 import { outboxStorageKey, readStoredOutbox } from './outbox-storage.ts';
 
@@ -118,6 +119,15 @@ export class Outbox {
     return this.entries;
   }
 
+  /** Drops every unsent message of the student, in memory (the stored copies are removed by the caller). */
+  forget(): void {
+    for (const e of this.entries) if (e.localUrl) URL.revokeObjectURL(e.localUrl);
+    clearTimeout(this.retryTimer);
+    this.entries = [];
+    this.userId = null;
+    for (const fn of this.listeners) fn();
+  }
+
   subscribe(fn: () => void): () => void {
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
@@ -229,6 +239,8 @@ export class Outbox {
 
 /** The outbox of this tab. */
 export const outbox = new Outbox();
+// Log-out, account deletion or another student signing in: nothing of the last student's stays in memory.
+onStudentForgotten(() => outbox.forget());
 
 /** This tab's unsent messages of one conversation, oldest first. */
 export function useOutbox(ref: ConversationRef): OutboxEntry[] {

@@ -6,6 +6,8 @@ import { useNavigate } from 'react-router';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { ApiRequestError } from '../../lib/api.ts';
+import { forgetStudentData } from '../../lib/student-data.ts';
+import { forgetDevice } from '../push/index.ts';
 import { useDeleteAccount } from './profile-api.ts';
 
 /** Account deletion (beyond the spec; the Privacy Policy promises it), confirmed with the password. */
@@ -25,7 +27,9 @@ export function DangerZone() {
     e.preventDefault();
     try {
       await remove.mutateAsync(password);
-      client.clear();
+      // Nothing of the student stays in this browser: outbox, loaded conversations, last-user marker, push.
+      forgetStudentData(client);
+      await forgetDevice();
       await navigate(ROUTES.login, { replace: true });
     } catch {
       // shown below

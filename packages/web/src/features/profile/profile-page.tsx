@@ -11,6 +11,8 @@ import { PushSettings } from '../push/index.ts';
 import { ProfileForm } from './profile-form.tsx';
 import { useOwnProfile } from './profile-api.ts';
 import { ProfileView } from './profile-view.tsx';
+import { SecuritySection } from './security-section.tsx';
+import { YourDataSection } from './your-data-section.tsx';
 import { WelcomeModal } from './welcome-modal.tsx';
 
 /** /profile: read-only 'Your Profile' with Edit Profile; an incomplete profile opens in edit mode with a welcome. */
@@ -46,6 +48,8 @@ function ProfileScreen({ profile }: { profile: OwnProfile }) {
           <ProfileView profile={profile} />
           <NotificationSettings profile={profile} />
           <PushSettings />
+          <SecuritySection />
+          <YourDataSection />
         </>
       )}
       <WelcomeModal opened={welcome} onClose={() => setWelcome(false)} />
