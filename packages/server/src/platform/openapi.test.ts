@@ -14,6 +14,8 @@ const NO_JSON_BODY: Record<string, string> = {
   'POST /api/social/requests/:id/decline': 'the request is in the path',
   'POST /api/social/notifications/viewed': 'marks all',
   'POST /api/lms/disconnect': 'nothing to say',
+  'POST /api/account/sessions/sign-out-others': 'this browser stays, the others go',
+  'POST /api/account/export': "the hour's one download",
   'POST /api/groups/:id/leave': 'the group is in the path',
   'POST /api/documents/:id/process': 'the document is in the path',
   'POST /api/calendar/feed': 'a new secret address',
