@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt, lastMessageColumns } from './columns.ts';
+import { at, createdAt, lastMessageColumns } from './columns.ts';
 import { users } from './auth.ts';
 
 /** One-to-one chats of requirements §3; id = the two user ids sorted and joined by '_' (user_a < user_b). */
@@ -25,6 +26,10 @@ export const chats = pgTable(
  *
  * The hand-written migration `*_search.sql` adds `search_vector` (a generated tsvector of a text message's words)
  * and its GIN index messages_search_idx; left out here so that selects and inserts never carry it.
+ *
+ * A sender may edit a text message (`edited_at`) or delete any of theirs for everyone (`deleted_at`; the content is
+ * emptied and the row stays as the "Message deleted" placeholder). Each change takes the next value of the cursor
+ * sequence as `change_cursor`, so a resync from a cursor also sends the changes made after it.
  */
 export const messages = pgTable(
   'messages',
@@ -38,8 +43,16 @@ export const messages = pgTable(
     type: text('type', { enum: ['text', 'image', 'voice'] }).notNull(),
     content: text('content').notNull(),
     createdAt: createdAt(),
+    editedAt: at('edited_at'),
+    deletedAt: at('deleted_at'),
+    changeCursor: bigint('change_cursor', { mode: 'number' }),
   },
-  (t) => [index('messages_conversation_idx').on(t.conversationKind, t.conversationId, t.cursor)],
+  (t) => [
+    index('messages_conversation_idx').on(t.conversationKind, t.conversationId, t.cursor),
+    index('messages_change_cursor_idx')
+      .on(t.changeCursor)
+      .where(sql`change_cursor is not null`),
+  ],
 );
 
 /** Requirements §3 "Read state per user": the last message each user has read in each conversation. */

@@ -223,6 +223,9 @@ export async function insertMessages(
           type: raw.type,
           content: raw.content,
           createdAt: new Date(raw.created_at),
+          editedAt: null,
+          deletedAt: null,
+          changeCursor: null,
         },
         members: raw.members ?? [],
         peerUnreadBefore: Number(raw.peer_unread_before ?? 0),
@@ -501,13 +504,18 @@ export async function searchMessages(
     )
     select m.* from mine cross join lateral (
       select m.id, m.cursor, m.conversation_kind, m.conversation_id, m.sender_id, m.sender_name, m.type,
-        m.content, m.created_at
+        m.content, m.created_at, m.edited_at, m.deleted_at, m.change_cursor
       from ${messages} m
       where m.conversation_kind = mine.kind and m.conversation_id = mine.id and m.search_vector @@ ${query}
       order by m.cursor desc limit ${limit}
     ) m
     order by m.cursor desc limit ${limit}`);
-  return (result as unknown as { rows: Omit<RawMessage, 'members' | 'peer_unread_before'>[] }).rows.map((r) => ({
+  type Found = Omit<RawMessage, 'members' | 'peer_unread_before'> & {
+    edited_at: string | Date | null;
+    deleted_at: string | Date | null;
+    change_cursor: string | number | null;
+  };
+  return (result as unknown as { rows: Found[] }).rows.map((r) => ({
     id: r.id,
     cursor: Number(r.cursor),
     conversationKind: r.conversation_kind,
@@ -517,5 +525,8 @@ export async function searchMessages(
     type: r.type,
     content: r.content,
     createdAt: new Date(r.created_at),
+    editedAt: r.edited_at === null ? null : new Date(r.edited_at),
+    deletedAt: r.deleted_at === null ? null : new Date(r.deleted_at),
+    changeCursor: r.change_cursor === null ? null : Number(r.change_cursor),
   }));
 }
