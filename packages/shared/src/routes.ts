@@ -16,6 +16,8 @@ export const ROUTES = {
   feedback: '/feedback',
   terms: '/terms',
   privacy: '/privacy',
+  /** Beyond requirements §2 (issue 24): the moderation area, for admins only and linked nowhere. */
+  admin: '/admin',
 } as const;
 
 export type ActionMode = 'verifyEmail' | 'resetPassword';

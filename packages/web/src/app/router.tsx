@@ -21,6 +21,7 @@ const FriendsPage = lazy(() => import('../features/social/friends-page.tsx'));
 const GroupsPage = lazy(() => import('../features/groups/groups-page.tsx'));
 const CourseworkPage = lazy(() => import('../features/lms/coursework-page.tsx'));
 const CoursesPage = lazy(() => import('../features/documents/courses-page.tsx'));
+const AdminPage = lazy(() => import('../features/moderation/admin-page.tsx'));
 
 // Declarative routes: the data router (loaders, actions, fetchers) would add ~15 KB to every first load.
 export function AppRouter() {
@@ -49,6 +50,7 @@ export function AppRouter() {
             <Route path={ROUTES.courses} element={<CoursesPage />} />
             <Route path={ROUTES.notifications} element={<NotificationsPage />} />
             <Route path={ROUTES.feedback} element={<FeedbackPage />} />
+            <Route path={ROUTES.admin} element={<AdminPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

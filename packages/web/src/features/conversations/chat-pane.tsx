@@ -3,6 +3,7 @@ import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { useSession } from '../auth/index.ts';
+import { ReportButton } from '../moderation/index.ts';
 import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationView } from './conversation-view.tsx';
@@ -44,6 +45,7 @@ export function ChatPane({ friendId, onBack, focusCursor }: Props) {
           picture={friend.profilePicture}
           onBack={onBack}
           backLabel={MSG.friends.back}
+          actions={<ReportButton compact userId={friend.id} name={friend.name} />}
         />
       }
     />

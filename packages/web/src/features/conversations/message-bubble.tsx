@@ -2,6 +2,7 @@ import { Anchor, Box, Button, Group, Image, Paper, Text } from '@mantine/core';
 import { Clock, RotateCw } from 'lucide-react';
 import type { MessageType } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
+import { MessageMenu } from '../moderation/index.ts';
 
 export interface BubbleMessage {
   id: string;
@@ -101,10 +102,14 @@ export function MessageBubble({
             )}
           </>
         ) : (
-          <Text size="xs" c="dimmed" span>
-            {time(message.createdAt)}
-            {seen ? ` · ${MSG.chat.seen}` : ''}
-          </Text>
+          <>
+            <Text size="xs" c="dimmed" span>
+              {time(message.createdAt)}
+              {seen ? ` · ${MSG.chat.seen}` : ''}
+            </Text>
+            {/* Others' messages can be reported from their menu. */}
+            {!mine && <MessageMenu messageId={message.id} />}
+          </>
         )}
       </Group>
     </Box>

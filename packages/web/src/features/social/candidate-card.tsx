@@ -1,7 +1,8 @@
-import { Button, Card, Group, SimpleGrid } from '@mantine/core';
+import { Box, Button, Card, Group, SimpleGrid } from '@mantine/core';
 import { ChevronRight, Undo2, UserCheck, UserPlus } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import type { MatchCandidate } from '@studybuddy/shared/social';
+import { ReportButton } from '../moderation/index.ts';
 import { ImageCarousel } from './image-carousel.tsx';
 import { ProfileDetails } from './profile-details.tsx';
 
@@ -15,7 +16,7 @@ interface Props {
   onAccept: () => void;
 }
 
-/** One match candidate: photos, details, and Next plus Connect, Unsend Request or Accept Friend Request. */
+/** One match candidate: photos, details, Report, and Next plus Connect, Unsend Request or Accept Friend Request. */
 export function CandidateCard({
   candidate,
   busy,
@@ -34,6 +35,9 @@ export function CandidateCard({
         <ProfileDetails profile={candidate} />
       </SimpleGrid>
       <Group justify="flex-end" mt="lg" gap="sm">
+        <Box mr="auto">
+          <ReportButton userId={candidate.uid} name={candidate.name} />
+        </Box>
         <Button variant="default" rightSection={<ChevronRight size={16} aria-hidden />} onClick={onNext}>
           {nextLabel}
         </Button>

@@ -1,6 +1,7 @@
 import { Modal, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { MSG } from '@studybuddy/shared/messages';
+import { ReportButton } from '../moderation/index.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ImageCarousel } from './image-carousel.tsx';
 import { ProfileDetails } from './profile-details.tsx';
@@ -26,6 +27,7 @@ export function ProfileModal({ uid, onClose }: { uid: string | null; onClose: ()
           <Stack>
             <ImageCarousel images={profile.data.images} name={profile.data.name} height={300} />
             <ProfileDetails profile={profile.data} headingOrder={3} />
+            <ReportButton userId={profile.data.uid} name={profile.data.name} />
           </Stack>
         )}
       </LoadingWrapper>
