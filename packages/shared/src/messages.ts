@@ -1,12 +1,14 @@
 import { PUBLIC_MSG } from './messages-public.ts';
 import { PWA_MSG } from './messages-pwa.ts';
 import { MODERATION_MSG } from './messages-moderation.ts';
+import { BLOCK_MSG } from './messages-block.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
   ...PUBLIC_MSG,
   ...PWA_MSG,
   ...MODERATION_MSG,
+  ...BLOCK_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',

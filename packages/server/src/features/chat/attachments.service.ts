@@ -12,7 +12,7 @@ import { badRequest, forbidden } from '../../platform/errors.ts';
 import { registerAccessRule } from '../../platform/storage/access.ts';
 import type { SessionUser } from '../../platform/session.ts';
 import { headOf, registerUploadTarget, sniffType, storeUpload } from '../files/files.service.ts';
-import { mayAccess } from './conversation-access.ts';
+import { mayAccess, mayRead } from './conversation-access.ts';
 
 /**
  * Images and voice messages of chats and groups (requirements §5, §7): stored under `chats/<chatId>/` or
@@ -56,8 +56,9 @@ export function registerChatFiles(ctx: AppContext): void {
     accepts: { types: VOICE_TYPES, refusal: MSG.chat.invalidVoice },
     folder,
   });
+  // Files of a chat with a student the reader blocked stay readable, like its history (issue 24).
   registerAccessRule(ctx, 'chats', (reader, fullPath) =>
-    isMember(ctx, reader.id, { kind: 'chat', id: fullPath.split('/')[1]! }),
+    mayRead(ctx, reader.id, { kind: 'chat', id: fullPath.split('/')[1]! }),
   );
   registerAccessRule(ctx, 'groups', (reader, fullPath) =>
     isMember(ctx, reader.id, { kind: 'group', id: fullPath.split('/')[1]! }),

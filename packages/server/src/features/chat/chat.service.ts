@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/context.ts';
 import * as chatRepo from './chat.repository.ts';
 import * as repo from './conversation.repository.ts';
 import { profiles } from '../profile/profiles.service.ts';
-import { accessSql, authorize } from './conversation-access.ts';
+import { accessSql, authorizeRead } from './conversation-access.ts';
 
 /** One-to-one chats as the friends screen and the sidebar badge need them. */
 
@@ -31,7 +31,8 @@ export async function unreadCounts(ctx: AppContext, userId: string): Promise<Unr
 }
 
 export async function chatInfo(ctx: AppContext, userId: string, chatId: string): Promise<ChatInfo> {
-  const access = await authorize(ctx, userId, { kind: 'chat', id: chatId });
+  // A chat with a student the user blocked stays readable to them (issue 24).
+  const access = await authorizeRead(ctx, userId, { kind: 'chat', id: chatId });
   const friendId = access.peerId!;
   const [row, cards, myLastRead, friendLastRead] = await Promise.all([
     chatRepo.chatRow(ctx.db, chatId),

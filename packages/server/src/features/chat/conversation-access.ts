@@ -4,19 +4,23 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import type { ConversationKindRule } from '../../platform/registry.ts';
+import { blocking } from '../social/blocks.service.ts';
 import { friendships } from '../social/friendships.service.ts';
 
 /**
  * The one place that decides who may read or write a conversation, for every path: HTTP, the socket's topics,
  * attachments and file reads, resync and search, and the batch write (in SQL). A one-to-one chat is open to the
  * two while they are friends (the social feature says who is); any other kind (groups) to whom the feature
- * owning it says, through the rule it registered (`ctx.registry.conversationKinds`).
+ * owning it says, through the rule it registered (`ctx.registry.conversationKinds`). A student who blocked the
+ * other (issue 24) keeps reading their chat's history (`authorizeRead`), but nobody writes there any more.
  */
 
 export interface Access {
   ref: ConversationRef;
   /** The friend, in a one-to-one chat. */
   peerId?: string;
+  /** A chat the user only reads: they blocked the other student. */
+  readOnly?: true;
 }
 
 const notAllowed = (ref: ConversationRef) =>
@@ -37,6 +41,29 @@ export async function authorize(ctx: AppContext, userId: string, ref: Conversati
   }
   await ruleOf(ctx, ref).authorize(userId, ref.id);
   return { ref };
+}
+
+/**
+ * The user's access to read a conversation: `authorize`'s, and also a one-to-one chat whose other student the
+ * user blocked (its history stays theirs, read-only: it may be needed for a report). Else 403.
+ */
+export async function authorizeRead(ctx: AppContext, userId: string, ref: ConversationRef): Promise<Access> {
+  if (ref.kind === 'chat') {
+    const peerId = peerOf(ref.id, userId);
+    if (peerId && (await blocking.hasBlocked(ctx.db, userId, peerId))) return { ref, peerId, readOnly: true };
+  }
+  return authorize(ctx, userId, ref);
+}
+
+/** `authorizeRead` as a yes or no. */
+export async function mayRead(ctx: AppContext, userId: string, ref: ConversationRef): Promise<boolean> {
+  try {
+    await authorizeRead(ctx, userId, ref);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 403) return false;
+    throw err;
+  }
 }
 
 /** `authorize` as a yes or no. */

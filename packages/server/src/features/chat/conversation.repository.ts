@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect.ts';
 import { chats, messages, readState } from '../../db/schema/chat.ts';
 import { sqlText } from '../../db/sql-text.ts';
 import { profiles } from '../profile/profiles.service.ts';
+import { blocking } from '../social/blocks.service.ts';
 import type { AccessSql } from './conversation-access.ts';
 
 /** Only this module touches the message tables of both conversation kinds. */
@@ -53,6 +54,7 @@ interface RawMessage {
   content: string;
   created_at: string | Date;
   members: string[] | null;
+  blockers: string[] | null;
   peer_unread_before: string | number | null;
 }
 
@@ -67,6 +69,8 @@ export interface WrittenMessage {
   row: MessageRow;
   /** A group's member ids (empty for a chat). */
   members: string[];
+  /** In a group, everyone who blocked the sender (issue 24): the message is announced to none of them. */
+  blockers: string[];
   /**
    * In a chat, the friend's unread count before this batch: add the batch's messages to the friend to get the
    * count after it.
@@ -98,6 +102,7 @@ export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
   const g = access.group;
   const groupAllowed = g ? sqlText(g.isMember(col('i.conv'), col('i.sender'))) : 'false';
   const groupMembers = g ? sqlText(g.memberIds(col('ins.conversation_id'))) : 'null::text[]';
+  const senderBlockers = sqlText(blocking.sql.blockersOf(col('ins.sender_id')));
   const latestGroups = col(`select * from latest where conversation_kind = 'group' order by conversation_id`);
   const recordGroups = g ? sqlText(g.recordLast(latestGroups)) : 'select 1';
   const text = `
@@ -132,6 +137,7 @@ export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
   up_groups as (${recordGroups})
   select ins.*,
     case when ins.conversation_kind = 'group' then ${groupMembers} end as members,
+    case when ins.conversation_kind = 'group' then ${senderBlockers} end as blockers,
     case when ins.conversation_kind = 'chat' then (select count(*) from messages o
       where o.conversation_kind = 'chat' and o.conversation_id = ins.conversation_id
         and o.sender_id is distinct from i.peer
@@ -228,6 +234,7 @@ export async function insertMessages(
           changeCursor: null,
         },
         members: raw.members ?? [],
+        blockers: raw.blockers ?? [],
         peerUnreadBefore: Number(raw.peer_unread_before ?? 0),
       },
     ]),
@@ -353,7 +360,14 @@ export async function advanceLastRead(db: Db, userId: string, ref: ConversationR
   return row?.cursor ?? cursor;
 }
 
-/** Messages of others after the user's read position: derived from the messages, so it never drifts. */
+/** A message's sender is not one the reader blocked (issue 24): such messages are nobody's news to them. */
+const notFromBlocked = (readerId: string) =>
+  sql`not ${blocking.sql.hasBlocked(sql`${readerId}`, sql`${messages.senderId}`)}`;
+
+/**
+ * Messages of others after the user's read position, but for those of students the user blocked: derived from the
+ * messages, so it never drifts.
+ */
 export async function unreadCount(db: Db, userId: string, ref: ConversationRef): Promise<number> {
   const lastRead = db
     .select({ c: readState.lastReadCursor })
@@ -369,6 +383,7 @@ export async function unreadCount(db: Db, userId: string, ref: ConversationRef):
         inConversation(ref),
         gt(messages.cursor, sql`coalesce((${lastRead}), 0)`),
         sql`${messages.senderId} is distinct from ${userId}`,
+        notFromBlocked(userId),
       ),
     );
   return row?.n ?? 0;
@@ -427,7 +442,7 @@ export async function messagesSince(
     .limit(limit);
 }
 
-/** Unread counts of several conversations of one kind (absent when zero). */
+/** Unread counts of several conversations of one kind (absent when zero), as `unreadCount` counts them. */
 export async function unreadFor(
   db: Db,
   userId: string,
@@ -452,6 +467,7 @@ export async function unreadFor(
         inArray(messages.conversationId, ids),
         gt(messages.cursor, sql`coalesce(${readState.lastReadCursor}, 0)`),
         sql`${messages.senderId} is distinct from ${userId}`,
+        notFromBlocked(userId),
       ),
     )
     .groupBy(messages.conversationId);
@@ -489,7 +505,14 @@ export async function searchMessages(
   query: SQL,
   limit: number,
   skipGroups: string[] = [],
+  exceptSenders: string[] = [],
 ): Promise<MessageRow[]> {
+  const notFrom = exceptSenders.length
+    ? sql`and (m.sender_id is null or m.sender_id <> all (array[${sql.join(
+        exceptSenders.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::text[]))`
+    : sql``;
   const skip = skipGroups.length
     ? sql`where g.id not in (${sql.join(
         skipGroups.map((id) => sql`${id}`),
@@ -506,7 +529,7 @@ export async function searchMessages(
       select m.id, m.cursor, m.conversation_kind, m.conversation_id, m.sender_id, m.sender_name, m.type,
         m.content, m.created_at, m.edited_at, m.deleted_at, m.change_cursor
       from ${messages} m
-      where m.conversation_kind = mine.kind and m.conversation_id = mine.id and m.search_vector @@ ${query}
+      where m.conversation_kind = mine.kind and m.conversation_id = mine.id and m.search_vector @@ ${query} ${notFrom}
       order by m.cursor desc limit ${limit}
     ) m
     order by m.cursor desc limit ${limit}`);

@@ -18,7 +18,14 @@ import { AppError, forbidden } from '../../platform/errors.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { forgetStoredFile } from '../files/storage-quota.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
-import { accessSql, authorize, checkBeforeWrite, mayAccess, readableGroups } from './conversation-access.ts';
+import {
+  accessSql,
+  authorize,
+  authorizeRead,
+  checkBeforeWrite,
+  mayAccess,
+  readableGroups,
+} from './conversation-access.ts';
 import { GroupCommit } from './group-commit.ts';
 import * as repo from './conversation.repository.ts';
 
@@ -109,7 +116,9 @@ function publishWritten(
     const message = repo.toChatMessage(w.row);
     created.set(message.id, message);
     const { peerId, senderId } = sent.get(message.id)!;
-    notices.push({ message, recipients: peerId ? [peerId] : w.members });
+    // Members who blocked the sender still get the message (their app folds it), but no notice of it.
+    const blockers = new Set(w.blockers);
+    notices.push({ message, recipients: peerId ? [peerId] : w.members.filter((id) => !blockers.has(id)) });
     if (!peerId) {
       ctx.realtime.toUsers(w.members, { type: 'message.created', message });
       continue;
@@ -188,7 +197,8 @@ export async function history(
   ref: ConversationRef,
   q: HistoryQuery,
 ): Promise<MessagePage> {
-  await authorize(ctx, userId, ref);
+  // A chat with a student the user blocked stays readable to them (issue 24).
+  await authorizeRead(ctx, userId, ref);
   const page =
     q.around !== undefined
       ? await repo.messagePageAround(ctx.db, ref, q.around, q.limit)
@@ -207,13 +217,15 @@ export async function searchMessages(
   userId: string,
   query: SQL,
   limit: number,
+  /** Senders whose messages are left out (the search box: a blocked pair, issue 24). */
+  exceptSenders: string[] = [],
 ): Promise<ChatMessage[]> {
   // A member of a hot group who no longer holds its course is not shown its messages: such groups are left out
   // and the search runs again (rare; each round leaves out at least one more group, so it ends).
   const skip: string[] = [];
   const checked = new Set<string>();
   const access = accessSql(ctx);
-  let found = await repo.searchMessages(ctx.db, access, userId, query, limit);
+  let found = await repo.searchMessages(ctx.db, access, userId, query, limit, skip, exceptSenders);
   for (;;) {
     const groupIds = found.flatMap((row) => (row.conversationKind === 'group' ? [row.conversationId] : []));
     const unchecked = [...new Set(groupIds.filter((id) => !checked.has(id)))];
@@ -223,7 +235,7 @@ export async function searchMessages(
     const unusable = unchecked.filter((id) => !usable.has(id));
     if (!unusable.length) break;
     skip.push(...unusable);
-    found = await repo.searchMessages(ctx.db, access, userId, query, limit, skip);
+    found = await repo.searchMessages(ctx.db, access, userId, query, limit, skip, exceptSenders);
   }
   return found.map(repo.toChatMessage);
 }
@@ -238,13 +250,14 @@ export async function markRead(
   ref: ConversationRef,
   cursor?: number,
 ): Promise<{ lastRead: number; unread: number }> {
-  const access = await authorize(ctx, userId, ref);
+  const access = await authorizeRead(ctx, userId, ref);
   const newest = await repo.newestCursorIn(ctx.db, ref);
   const before = await repo.lastReadOf(ctx.db, userId, ref);
   const lastRead = await repo.advanceLastRead(ctx.db, userId, ref, Math.min(cursor ?? newest, newest));
   const unread = await repo.unreadCount(ctx.db, userId, ref);
   ctx.realtime.toUsers([userId], { type: 'unread.changed', conversation: ref, friendId: access.peerId, count: unread });
-  if (lastRead > before && access.peerId) {
+  // A blocked student hears nothing of the blocker reading their old chat.
+  if (lastRead > before && access.peerId && !access.readOnly) {
     ctx.realtime.toUsers([access.peerId], {
       type: 'chat.updated',
       conversation: ref,

@@ -6,7 +6,7 @@ import { tsquery, tsvector, type TextQuery } from '../../platform/full-text.ts';
 /**
  * The search box's people (issue 17): students by any word of their name. Only those the viewer may find: the
  * viewer's friends (whoever the caller says they are) and students of the viewer's college with a complete profile;
- * never a student whose account is disabled (issue 24).
+ * never a student whose account is disabled, nor one the caller says is hidden (a blocked pair; issue 24).
  */
 
 /**
@@ -33,6 +33,7 @@ export async function searchPeople(
   friendIds: string[],
   q: TextQuery,
   limit: number,
+  hiddenIds: string[] = [],
 ): Promise<PersonRow[]> {
   const query = tsquery(q);
   const words = sql`${tsvector(sql`p.name`)} @@ ${query}`;
@@ -41,9 +42,15 @@ export async function searchPeople(
     sql`, `,
   );
   const columns = sql`p.user_id AS uid, p.name, p.profile_picture AS "profilePicture", p.major, p.year, p.lowercase_name`;
+  const notHidden = hiddenIds.length
+    ? sql`AND p.user_id NOT IN (${sql.join(
+        hiddenIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
   const friends = friendIds.length
     ? sql`SELECT ${columns}, true AS friend FROM profiles p
-        WHERE p.user_id IN (${ids}) AND NOT p.account_disabled AND ${words}`
+        WHERE p.user_id IN (${ids}) AND NOT p.account_disabled ${notHidden} AND ${words}`
     : sql`SELECT ${columns}, true AS friend FROM profiles p WHERE false`;
   const notFriend = friendIds.length ? sql`AND p.user_id NOT IN (${ids})` : sql``;
   // Materialised: the words are matched first (the GIN index on names), then ordered; ordering first would walk the
@@ -53,7 +60,7 @@ export async function searchPeople(
     sql`WITH college AS MATERIALIZED (
         SELECT ${columns}, false AS friend FROM profiles p
         WHERE p.college = ${viewer.college} AND ${COMPLETE} AND NOT p.account_disabled AND p.user_id <> ${viewer.id}
-          ${notFriend} AND ${words}
+          ${notFriend} ${notHidden} AND ${words}
       ), friends AS MATERIALIZED (${friends})
       SELECT x.uid, x.name, x."profilePicture", x.major, x.year, x.friend
       FROM (SELECT * FROM friends UNION ALL (SELECT * FROM college ORDER BY lowercase_name, uid LIMIT ${limit})) x

@@ -20,7 +20,8 @@ export async function findSearcher(db: Db, userId: string): Promise<Searcher | n
 
 /**
  * Students whose name has the query's words: the viewer's friends (ids from the social feature, which owns the
- * friendships) and students of the viewer's college with a complete profile, as discovery shows them.
+ * friendships) and students of the viewer's college with a complete profile, as discovery shows them; never those
+ * in `hiddenIds` (a blocked pair, issue 24: the social feature says who).
  */
 export async function findPeople(
   db: Db,
@@ -28,8 +29,9 @@ export async function findPeople(
   friendIds: string[],
   q: TextQuery,
   limit: number,
+  hiddenIds: string[] = [],
 ): Promise<PersonHit[]> {
-  const found = await searchPeople(db, viewer, friendIds, q, limit);
+  const found = await searchPeople(db, viewer, friendIds, q, limit, hiddenIds);
   return found.map((r) => ({
     uid: r.uid,
     name: textMatch(r.name, q) ?? { text: r.name, marks: [], cutStart: false, cutEnd: false },

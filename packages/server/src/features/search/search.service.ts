@@ -9,6 +9,7 @@ import { findGroups, groupTitles } from '../groups/group-search.service.ts';
 import { isHotGroupId } from '../groups/hot-group-access.service.ts';
 import { cachedCourseworkAndCourses } from '../lms/coursework.service.ts';
 import { findPeople, findSearcher } from '../profile/people-search.service.ts';
+import { blocking } from '../social/blocks.service.ts';
 import { friendsOf } from '../social/social.service.ts';
 
 /**
@@ -21,19 +22,21 @@ const EMPTY: SearchResults = { people: [], groups: [], messages: [], coursework:
 
 /** Null when the student's profile is incomplete (they may not search yet, as they may not use discovery). */
 export async function search(ctx: AppContext, userId: string, input: SearchQuery): Promise<SearchResults | null> {
-  const [me, friends, groupNames] = await Promise.all([
+  const [me, friends, groupNames, hidden] = await Promise.all([
     findSearcher(ctx.db, userId),
     friendsOf(ctx.db, userId),
     groupTitles(ctx, userId),
+    blocking.hiddenFrom(ctx.db, userId),
   ]);
   if (!me) return null;
   const q = textQuery(input.q);
   if (!q) return EMPTY;
   const friendNames = new Map(friends.map((f) => [f.uid, f.name]));
   const [people, groups, messages, coursework, documents] = await Promise.all([
-    findPeople(ctx.db, { id: userId, college: me.college }, [...friendNames.keys()], q, input.limit),
+    // A blocked pair (issue 24) find neither each other nor each other's messages, either way.
+    findPeople(ctx.db, { id: userId, college: me.college }, [...friendNames.keys()], q, input.limit, hidden),
     findGroups(ctx, userId, q, input.limit),
-    findMessages(ctx, userId, { friendNames, groupNames }, q, input.limit),
+    findMessages(ctx, userId, { friendNames, groupNames }, q, input.limit, hidden),
     findCoursework(ctx, userId, q, input.limit),
     findDocumentPages(ctx, userId, me.courses, q, input.limit),
   ]);
@@ -46,8 +49,9 @@ async function findMessages(
   titles: { friendNames: Map<string, string>; groupNames: Map<string, string> },
   q: TextQuery,
   limit: number,
+  exceptSenders: string[],
 ): Promise<MessageHit[]> {
-  const found = await searchMessages(ctx, userId, tsquery(q), limit);
+  const found = await searchMessages(ctx, userId, tsquery(q), limit, exceptSenders);
   return found.map((message) => {
     const { conversation } = message;
     const peerId = conversation.kind === 'chat' ? peerOf(conversation.id, userId) : null;

@@ -1,6 +1,7 @@
 import type { MatchCandidate, MatchPage, MatchQuery, PublicProfile, SearchQuery } from '@studybuddy/shared/social';
 import type { Db } from '../../db/connect.ts';
 import { profiles, type CandidateRow, type PublicProfileRow, type Viewer } from '../profile/profiles.service.ts';
+import { hiddenFrom } from './blocks.repository.ts';
 import * as friendsRepo from './friends.repository.ts';
 import { decodeCursor, encodeCursor } from './match-cursor.ts';
 import { pendingWith } from './requests.repository.ts';
@@ -45,13 +46,14 @@ async function toCandidates(db: Db, viewerId: string, rows: CandidateRow[]): Pro
   });
 }
 
-/** The viewer as the ranking needs them: their course keys, and their friends left out. */
+/** The viewer as the ranking needs them: their course keys; their friends and blocked pairs (issue 24) left out. */
 async function rankingViewer(db: Db, viewer: Viewer) {
-  const [courseKeys, excludeIds] = await Promise.all([
+  const [courseKeys, friendIds, hidden] = await Promise.all([
     profiles.discovery.courseKeys(db, viewer.id),
     friendsRepo.friendIds(db, viewer.id),
+    hiddenFrom(db, viewer.id),
   ]);
-  return { ...viewer, courseKeys, excludeIds };
+  return { ...viewer, courseKeys, excludeIds: [...new Set([...friendIds, ...hidden])] };
 }
 
 /** One page of ranked suggestions for the viewer (only ever the viewer's own college). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { rows } from '../../db/rows.ts';
 import { friendRequests } from '../../db/schema/social.ts';
@@ -155,4 +155,21 @@ export async function pendingWith(
   for (const r of out) sent.set(r.other, r.id);
   for (const r of into) received.set(r.other, r.id);
   return { sent, received };
+}
+
+/** Deletes the pending requests between the two, in either direction (a block withdraws them); their ids. */
+export async function deletePendingBetween(db: Db, a: string, b: string): Promise<string[]> {
+  const gone = await db
+    .delete(friendRequests)
+    .where(
+      and(
+        eq(friendRequests.status, 'pending'),
+        or(
+          and(eq(friendRequests.fromUserId, a), eq(friendRequests.toUserId, b)),
+          and(eq(friendRequests.fromUserId, b), eq(friendRequests.toUserId, a)),
+        ),
+      ),
+    )
+    .returning({ id: friendRequests.id });
+  return gone.map((r) => r.id);
 }

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { BLOCK_ERRORS } from '@studybuddy/shared/blocks';
 import { MSG } from '@studybuddy/shared/messages';
 import { SOCIAL_ERRORS, type SendRequestResult } from '@studybuddy/shared/social';
 import type { Db } from '../../db/connect.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { profiles } from '../profile/profiles.service.ts';
+import { hasBlocked } from './blocks.repository.ts';
 import { addFriendship, areFriends, removeFriendship } from './friends.repository.ts';
 import type { Member } from './member.ts';
 import {
@@ -39,11 +42,16 @@ async function acceptLocked(tx: Db, request: FriendRequestRow): Promise<void> {
   await addFriendship(tx, request.fromUserId, request.toUserId);
 }
 
+/** A send's answer; `unseen` when nothing was stored or shown to the recipient (they blocked the sender). */
+export type SendOutcome = SendRequestResult & { unseen?: true };
+
 /**
  * Send (requirements §4): refused to oneself, to another college, to a friend, and while a pending request from the
  * same sender to the same recipient exists. When the recipient has already asked the sender, the two become friends.
+ * Between a blocked pair (issue 24) no request goes: the blocker is told to unblock first; the blocked student gets
+ * the ordinary answer of a sent request, and nothing is stored, shown, mailed or pushed to the blocker.
  */
-export async function sendRequest(db: Db, me: Member, toUserId: string): Promise<SendRequestResult> {
+export async function sendRequest(db: Db, me: Member, toUserId: string): Promise<SendOutcome> {
   if (toUserId === me.id) throw new AppError(400, SOCIAL_ERRORS.selfRequest, MSG.match.selfRequest, 'toUserId');
   const target = await profiles.member(db, toUserId);
   if (!target || !target.complete) throw new AppError(404, 'not_found', MSG.match.invalidMatch, 'toUserId');
@@ -51,6 +59,12 @@ export async function sendRequest(db: Db, me: Member, toUserId: string): Promise
   try {
     return await inTransaction(db, async (tx) => {
       await lockPair(tx, me.id, toUserId);
+      if (await hasBlocked(tx, me.id, toUserId)) {
+        throw new AppError(409, BLOCK_ERRORS.youBlocked, MSG.block.youBlocked);
+      }
+      if (await hasBlocked(tx, toUserId, me.id)) {
+        return { outcome: 'sent', requestId: randomUUID(), unseen: true } as const;
+      }
       if (await areFriends(tx, me.id, toUserId)) {
         throw new AppError(409, SOCIAL_ERRORS.alreadyFriends, MSG.match.alreadyFriends);
       }

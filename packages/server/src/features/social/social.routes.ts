@@ -110,10 +110,12 @@ export function socialRoutes(ctx: AppContext) {
         // QUOTA_FRIEND_REQUESTS_PER_DAY: a refused request (already sent, other college, ...) is given back.
         const quotaKey = `friend-requests:${me.id}`;
         await quota.consume(quotaKey, requestsPerDay);
-        const result = await sendRequest(db, me, toUserId).catch(async (err: unknown) => {
+        const { unseen, ...result } = await sendRequest(db, me, toUserId).catch(async (err: unknown) => {
           await quota.refund(quotaKey);
           throw err;
         });
+        // To a student who blocked the sender: answered like any sent request, and nothing reaches them.
+        if (unseen) return reply.status(201).send(result);
         changed([me.id, toUserId], result.requestId);
         if (result.outcome === 'sent') {
           mailNotice(me.id, toUserId);
