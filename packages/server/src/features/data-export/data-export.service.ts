@@ -13,6 +13,7 @@ import { documentFileForExport, documentsForExport, documentTextForExport } from
 import { feedbackForExport } from '../feedback/account-data.service.ts';
 import { groupsForExport } from '../groups/account-data.service.ts';
 import { courseworkForExport } from '../lms/account-data.service.ts';
+import { reportsForExport } from '../moderation/account-data.service.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { friendships } from '../social/friendships.service.ts';
 
@@ -93,13 +94,14 @@ export function exportArchive(ctx: AppContext, userId: string): Readable {
 async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void> {
   const generatedAt = new Date();
   const mtime = generatedAt;
-  const [profile, friendIds, groupList, coursework, documents, feedback] = await Promise.all([
+  const [profile, friendIds, groupList, coursework, documents, feedback, reports] = await Promise.all([
     profiles.own(ctx.db, userId),
     friendships.friendIds(ctx.db, userId),
     groupsForExport(ctx, userId),
     courseworkForExport(ctx, userId),
     documentsForExport(ctx, userId),
     feedbackForExport(ctx.db, userId),
+    reportsForExport(ctx.db, userId),
   ]);
   const cards = await profiles.cards(ctx.db, friendIds);
   const friends = friendIds
@@ -114,6 +116,7 @@ async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void
   zip.addBuffer(json(groupList.map(({ id: _id, ...g }) => g)), 'groups.json', { mtime });
   zip.addBuffer(json(coursework), 'coursework.json', { mtime });
   zip.addBuffer(json(feedback), 'feedback.json', { mtime });
+  zip.addBuffer(json(reports), 'reports.json', { mtime });
 
   const docs = documents.map((d, i) => {
     const folder = `documents/${String(i + 1).padStart(3, '0')}-${entryName(d.name)}`;
@@ -188,6 +191,7 @@ function readme(at: Date): string {
     'coursework.json   your Canvas address and the coursework cached from Canvas (never your token)',
     'documents.json    your course documents; documents/ has each file and its extracted text',
     'feedback.json     the feedback you sent while signed in',
+    'reports.json      the reports you made (what, why and when)',
     '',
   ].join('\n');
 }

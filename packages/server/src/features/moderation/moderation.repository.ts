@@ -54,6 +54,21 @@ export async function resolveReport(db: Db, id: string, by: string, note: string
   return done.length > 0;
 }
 
+/** The reports one student made, oldest first (their data download). */
+export async function reportsBy(db: Db, reporterId: string) {
+  return db
+    .select({
+      targetKind: reports.targetKind,
+      reason: reports.reason,
+      details: reports.details,
+      snapshot: reports.snapshot,
+      createdAt: reports.createdAt,
+    })
+    .from(reports)
+    .where(eq(reports.reporterId, reporterId))
+    .orderBy(asc(reports.createdAt), asc(reports.id));
+}
+
 export async function isGranted(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: adminGrants.userId })

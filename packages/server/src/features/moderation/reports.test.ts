@@ -8,6 +8,7 @@ import { messages, reports } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { chatRef, friends, post } from '../chat/chat.test-kit.ts';
+import { reportsForExport } from './account-data.service.ts';
 
 /** Issue 24 point 2: reports of students and messages, their snapshot, dedupe, the daily limit and the refusals. */
 describe('POST /api/reports', () => {
@@ -225,6 +226,22 @@ describe('POST /api/reports', () => {
       message: MODERATION_MSG.report.detailsTooLong(1000),
     });
     expect(await t.app.ctx.db.select().from(reports).where(eq(reports.reporterId, max.id))).toHaveLength(0);
+  });
+
+  it('lists the reports a student made in their data download: what, why and when, never the outcome', async () => {
+    const [quin, rae] = await friends(t.app, 2, ['Quin', 'Rae Reported']);
+    const filed = await report(quin, { targetKind: 'student', targetId: rae.id, reason: 'spam', details: 'ads' });
+    const resolved = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reports/${filed.json().id}/resolve`,
+      headers: { cookie: admin.cookie },
+      payload: { reason: 'handled' },
+    });
+    expect(resolved.statusCode).toBe(200);
+    expect(await reportsForExport(t.app.ctx.db, quin.id)).toEqual([
+      { reported: 'student', student: 'Rae Reported', reason: 'spam', details: 'ads', sentAt: expect.any(String) },
+    ]);
+    expect(await reportsForExport(t.app.ctx.db, rae.id)).toEqual([]);
   });
 
   it('asks for a log-in, and the reporter never sees the queue or anyone’s outcome', async () => {
