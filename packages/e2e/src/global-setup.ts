@@ -21,10 +21,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
  * of it.
  */
 export default async function setup(project: TestProject) {
+  // Without Vitest's NODE_ENV=test, which would give the web build React's development bundle.
+  const { NODE_ENV: _test, ...env } = process.env;
   const built = spawnSync(
     process.execPath,
     ['--input-type=module', '-e', "const m = await import('./scripts/lib.mjs'); m.buildServer(); m.buildWeb();"],
-    { cwd: root, stdio: 'inherit' },
+    { cwd: root, stdio: 'inherit', env },
   );
   if (built.status !== 0) throw new Error('building the server or the web app failed');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-e2e-template-'));
