@@ -18,6 +18,10 @@ export const chatMessageSchema = z.object({
   content: z.string(),
   /** ISO 8601, server time. */
   createdAt: z.string(),
+  /** When the sender last edited the text (ISO 8601); absent when never edited. */
+  editedAt: z.string().optional(),
+  /** When the message was deleted for everyone (ISO 8601): its content is then empty. Absent otherwise. */
+  deletedAt: z.string().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -37,6 +41,10 @@ export const sendMessageResultSchema = z.object({
   created: z.boolean(),
 });
 export type SendMessageResult = z.infer<typeof sendMessageResultSchema>;
+
+/** A message after its sender edited or deleted it. */
+export const messageResultSchema = z.object({ message: chatMessageSchema });
+export type MessageResult = z.infer<typeof messageResultSchema>;
 
 export const lastMessageShape = {
   lastMessage: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChatMessage } from './chat-responses.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 
@@ -14,6 +15,8 @@ export const CHAT_LIMITS = {
   /** Voice messages are WAV (16 kHz mono in the web app: ~32 KB a second), so about five minutes. */
   voiceMaxBytes: 10 * 1024 * 1024,
   voiceMaxSeconds: 300,
+  /** A text message can be edited for this long after it was sent (issue 24). */
+  editWindowMinutes: 15,
   /** Messages per history page. */
   pageDefault: 30,
   pageMax: 100,
@@ -78,6 +81,19 @@ export const sendMessageSchema = z
   });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
+/** The new text of an edited message (text messages only, within CHAT_LIMITS.editWindowMinutes of sending). */
+export const editMessageSchema = z.object({
+  content: z
+    .string({ error: MSG.chat.emptyMessage })
+    .refine((c) => c.trim().length > 0, MSG.chat.emptyMessage)
+    .refine((c) => c.length <= CHAT_LIMITS.textMaxChars, MSG.chat.tooLong),
+});
+export type EditMessageInput = z.infer<typeof editMessageSchema>;
+
+/** Whether the sender may still edit a message sent at `createdAt` (the server decides; the app hides Edit after). */
+export const withinEditWindow = (createdAt: string, now = Date.now()) =>
+  now - Date.parse(createdAt) < CHAT_LIMITS.editWindowMinutes * 60_000;
+
 export const historyQuerySchema = z
   .object({
     /** Only messages with a cursor below this one (older); the newest page when none of the three is given. */
@@ -111,6 +127,7 @@ export type {
   ChatSummary,
   LastMessage,
   MessagePage,
+  MessageResult,
   PersonSummary,
   ReadResult,
   SendMessageResult,
@@ -127,4 +144,9 @@ export function previewOf(type: MessageType, content: string): string {
   if (type === 'image') return MSG.chat.lastImage;
   if (type === 'voice') return MSG.chat.lastVoice;
   return content.length > 200 ? `${content.slice(0, 200)}…` : content;
+}
+
+/** The text a conversation list shows for a message as it is now: "Message deleted" once it was deleted. */
+export function messagePreview(message: Pick<ChatMessage, 'type' | 'content' | 'deletedAt'>): string {
+  return message.deletedAt ? MSG.chat.messageDeleted : previewOf(message.type, message.content);
 }

@@ -6,6 +6,11 @@ import { chatMessageSchema, conversationRefOutSchema, lastMessageShape } from '.
 /** Every event a client can receive. */
 export const realtimeEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message.created'), message: chatMessageSchema }),
+  /**
+   * A message was edited or deleted for everyone (`message.deletedAt`): its new state, and the cursor of the change
+   * (the next value of the message cursor sequence, so a resync from a cursor sends the changes made after it).
+   */
+  z.object({ type: z.literal('message.updated'), message: chatMessageSchema, cursor: z.number() }),
   /** A conversation's last message or someone's read position changed. */
   z.object({
     type: z.literal('chat.updated'),

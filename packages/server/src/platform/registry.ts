@@ -26,6 +26,8 @@ export interface Registry {
   conversationKinds: Map<string, ConversationKindRule>;
   /** Told of every batch of new messages once it is committed and published (push notices). */
   messageListeners: MessageListener[];
+  /** Told of each message deleted for everyone once it is committed and published (push replaces its notice). */
+  messageDeletionListeners: MessageDeletionListener[];
   /**
    * Told, once the change is committed, that a student's courses may have changed: their profile courses, their
    * imported coursework, their Canvas link (run by the profile and LMS features; groups: hot groups of a course
@@ -64,6 +66,16 @@ export interface ConversationKindRule {
 
 /** A batch of new messages and, for each, who besides the sender received it. */
 export type MessageListener = (written: { message: ChatMessage; recipients: string[] }[]) => void;
+
+/**
+ * A message deleted for everyone (as it is now: no content), who besides the sender could read it, and whether it
+ * was its conversation's newest message (the one a notice of the conversation shows).
+ */
+export type MessageDeletionListener = (deleted: {
+  message: ChatMessage;
+  recipients: string[];
+  newest: boolean;
+}) => void;
 
 /**
  * An upload target: a feature names where its uploads go and what they may be, then the generic upload
@@ -118,6 +130,7 @@ export function createRegistry(): Registry {
     profileAudiences: [],
     conversationKinds: new Map(),
     messageListeners: [],
+    messageDeletionListeners: [],
     courseListeners: [],
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { chats, messages, readState } from '../../db/schema/chat.ts';
 
@@ -9,7 +9,10 @@ export type SentRow = Pick<
   'id' | 'cursor' | 'conversationKind' | 'conversationId' | 'type' | 'content' | 'createdAt'
 >;
 
-/** Up to `limit` messages the student sent after `afterCursor`, oldest first (a page of the download). */
+/**
+ * Up to `limit` messages the student sent after `afterCursor`, oldest first (a page of the download); those they
+ * deleted for everyone are gone.
+ */
 export async function sentMessagesAfter(
   db: Db,
   userId: string,
@@ -27,7 +30,7 @@ export async function sentMessagesAfter(
       createdAt: messages.createdAt,
     })
     .from(messages)
-    .where(and(eq(messages.senderId, userId), gt(messages.cursor, afterCursor)))
+    .where(and(eq(messages.senderId, userId), gt(messages.cursor, afterCursor), isNull(messages.deletedAt)))
     .orderBy(asc(messages.cursor))
     .limit(limit);
 }

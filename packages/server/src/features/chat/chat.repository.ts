@@ -1,4 +1,4 @@
-import { and, eq, gt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { chats, messages, readState } from '../../db/schema/chat.ts';
 import type { AccessSql } from './conversation-access.ts';
@@ -20,7 +20,7 @@ export async function chatsOf(db: Db, access: AccessSql, userId: string): Promis
   const unread = sql<number>`(select count(*) from ${messages}
       where ${messages.conversationKind} = 'chat' and ${messages.conversationId} = ${chats.id}
       and ${messages.cursor} > coalesce(${readState.lastReadCursor}, 0)
-      and ${messages.senderId} is distinct from ${userId})`.mapWith(Number);
+      and ${messages.senderId} is distinct from ${userId} and ${messages.deletedAt} is null)`.mapWith(Number);
   return db
     .select({
       chatId: chats.id,
@@ -55,6 +55,7 @@ export async function unreadByFriend(db: Db, access: AccessSql, userId: string):
         eq(messages.conversationId, chats.id),
         gt(messages.cursor, sql`coalesce(${readState.lastReadCursor}, 0)`),
         sql`${messages.senderId} is distinct from ${userId}`,
+        isNull(messages.deletedAt),
       ),
     )
     .where(and(or(eq(chats.userA, userId), eq(chats.userB, userId)), access.chatAllowed(sql`${userId}`, friendId)))

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ATTACHMENT_KINDS,
   CHAT_LIMITS,
+  editMessageSchema,
   historyQuerySchema,
   markReadSchema,
   sendMessageSchema,
@@ -14,6 +15,7 @@ import {
   chatInfoSchema,
   chatListSchema,
   messagePageSchema,
+  messageResultSchema,
   readResultSchema,
   sendMessageResultSchema,
   unreadCountsSchema,
@@ -23,9 +25,10 @@ import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
 import { storeAttachment } from './attachments.service.ts';
 import { chatInfo, listChats, unreadCounts } from './chat.service.ts';
-import { history, markRead, sendMessage } from './messages.service.ts';
+import { deleteOwnMessage, editOwnMessage, history, markRead, sendMessage } from './messages.service.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(300) });
+const messageParams = idParams.extend({ messageId: z.string().min(1).max(300) });
 const attachmentQuery = z.object({ kind: z.enum(ATTACHMENT_KINDS) });
 
 /** The messages routes of one conversation kind: /api/chats/:id/… and /api/groups/:id/…. */
@@ -72,6 +75,45 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
         const user = requireUser(request);
         const result = await sendMessage(ctx, user.id, { kind, id: request.params.id }, request.body);
         return reply.status(result.created ? 201 : 200).send(result);
+      },
+    );
+
+    // A sender's own message (issue 24): edit the text within the window, or delete it for everyone.
+    app.patch(
+      `${base}/:id/messages/:messageId`,
+      {
+        config: perUser(120),
+        preValidation,
+        schema: {
+          summary: `Edits the text of one's own message in the ${kind} (within ${CHAT_LIMITS.editWindowMinutes} minutes of sending)`,
+          tags,
+          params: messageParams,
+          body: editMessageSchema,
+          response: { 200: messageResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { id, messageId } = request.params;
+        const user = requireUser(request);
+        return { message: await editOwnMessage(ctx, user.id, { kind, id }, messageId, request.body) };
+      },
+    );
+
+    app.delete(
+      `${base}/:id/messages/:messageId`,
+      {
+        config: perUser(120),
+        preValidation,
+        schema: {
+          summary: `Deletes one's own message in the ${kind} for everyone (it shows as deleted)`,
+          tags,
+          params: messageParams,
+          response: { 200: messageResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { id, messageId } = request.params;
+        return { message: await deleteOwnMessage(ctx, requireUser(request).id, { kind, id }, messageId) };
       },
     );
 

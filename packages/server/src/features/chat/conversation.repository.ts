@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import type { Db } from '../../db/connect.ts';
 import { chats, messages, readState } from '../../db/schema/chat.ts';
@@ -22,6 +22,8 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     type: row.type,
     content: row.content,
     createdAt: row.createdAt.toISOString(),
+    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
+    ...(row.deletedAt ? { deletedAt: row.deletedAt.toISOString() } : {}),
   };
 }
 
@@ -140,7 +142,7 @@ export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
     case when ins.conversation_kind = 'group' then ${senderBlockers} end as blockers,
     case when ins.conversation_kind = 'chat' then (select count(*) from messages o
       where o.conversation_kind = 'chat' and o.conversation_id = ins.conversation_id
-        and o.sender_id is distinct from i.peer
+        and o.sender_id is distinct from i.peer and o.deleted_at is null
         and o.cursor > coalesce((select r.last_read_cursor from read_state r where r.user_id = i.peer
           and r.conversation_kind = 'chat' and r.conversation_id = ins.conversation_id), 0)) end as peer_unread_before
   from ins join input i on i.id = ins.id`;
@@ -328,9 +330,10 @@ export async function newestCursorIn(db: Db, ref: ConversationRef): Promise<numb
   return Number(row?.cursor ?? 0);
 }
 
+/** The newest cursor of a message or of a change to one (edits and deletions take the sequence's next value). */
 export async function newestCursor(db: Db): Promise<number> {
-  const [row] = await db.select({ cursor: max(messages.cursor) }).from(messages);
-  return Number(row?.cursor ?? 0);
+  const [row] = await db.select({ cursor: max(messages.cursor), change: max(messages.changeCursor) }).from(messages);
+  return Math.max(Number(row?.cursor ?? 0), Number(row?.change ?? 0));
 }
 
 export async function lastReadOf(db: Db, userId: string, ref: ConversationRef): Promise<number> {
@@ -383,6 +386,7 @@ export async function unreadCount(db: Db, userId: string, ref: ConversationRef):
         inConversation(ref),
         gt(messages.cursor, sql`coalesce((${lastRead}), 0)`),
         sql`${messages.senderId} is distinct from ${userId}`,
+        isNull(messages.deletedAt),
         notFromBlocked(userId),
       ),
     );
@@ -403,12 +407,16 @@ const memberGroups = (access: AccessSql, userId: string): SQL =>
 /** How far back (in cursors) a resync looks for messages that committed out of order. */
 export const RESYNC_LOOKBACK = 2000;
 
+/** A row of `messagesSince`: whether the message itself is new after the cursor, and whether a change to it is. */
+export type SinceRow = MessageRow & { created: boolean; changed: boolean };
+
 /**
  * Messages of the user's current conversations (chats with friends, groups they belong to) after `cursor`,
  * plus those created in the 10 s before the message at `cursor` (within RESYNC_LOOKBACK cursors): a message
  * whose transaction committed after a newer one was seen has a smaller cursor, so a resync looks a little
  * back. Clients keep messages by id, so the few they already hold change nothing. Without `lookBack` (PGlite:
  * one connection, transactions one after the other, so cursors commit in order) exactly those after `cursor`.
+ * Edits and deletions count the same way by their change cursor (`changed`), oldest event first.
  */
 export async function messagesSince(
   db: Db,
@@ -417,12 +425,28 @@ export async function messagesSince(
   cursor: number,
   limit: number,
   lookBack: boolean,
-): Promise<MessageRow[]> {
-  const seenAt = sql`(select ${messages.createdAt} from ${messages} where ${messages.cursor} = ${cursor})`;
+): Promise<SinceRow[]> {
+  // The moment of the cursor: its message's creation, or (a change's cursor) when that change was made.
+  const changedAt = sql`coalesce(${messages.deletedAt}, ${messages.editedAt})`;
+  const seenAt = sql`coalesce((select ${messages.createdAt} from ${messages} where ${messages.cursor} = ${cursor}),
+    (select ${changedAt} from ${messages} where ${messages.changeCursor} = ${cursor}))`;
+  const after = (column: SQL, at: SQL) =>
+    lookBack
+      ? and(
+          gt(column, cursor - RESYNC_LOOKBACK),
+          or(gt(column, cursor), sql`${at} >= ${seenAt} - interval '10 seconds'`),
+        )!
+      : gt(column, cursor);
+  const created = after(sql`${messages.cursor}`, sql`${messages.createdAt}`);
+  const changed = after(sql`${messages.changeCursor}`, changedAt);
   const myChats = memberChats(access, userId);
   const myGroups = memberGroups(access, userId);
   return db
-    .select()
+    .select({
+      ...getTableColumns(messages),
+      created: sql<boolean>`coalesce(${created}, false)`,
+      changed: sql<boolean>`coalesce(${changed}, false)`,
+    })
     .from(messages)
     .where(
       and(
@@ -430,15 +454,10 @@ export async function messagesSince(
           and(eq(messages.conversationKind, 'chat'), sql`${messages.conversationId} in (${myChats})`),
           and(eq(messages.conversationKind, 'group'), sql`${messages.conversationId} in (${myGroups})`),
         ),
-        lookBack
-          ? and(
-              gt(messages.cursor, cursor - RESYNC_LOOKBACK),
-              or(gt(messages.cursor, cursor), sql`${messages.createdAt} >= ${seenAt} - interval '10 seconds'`),
-            )
-          : gt(messages.cursor, cursor),
+        or(created, changed),
       ),
     )
-    .orderBy(asc(messages.cursor))
+    .orderBy(asc(sql`greatest(${messages.cursor}, coalesce(${messages.changeCursor}, 0))`))
     .limit(limit);
 }
 
@@ -467,6 +486,7 @@ export async function unreadFor(
         inArray(messages.conversationId, ids),
         gt(messages.cursor, sql`coalesce(${readState.lastReadCursor}, 0)`),
         sql`${messages.senderId} is distinct from ${userId}`,
+        isNull(messages.deletedAt),
         notFromBlocked(userId),
       ),
     )
@@ -475,12 +495,6 @@ export async function unreadFor(
 }
 
 /** Removes a conversation's messages and read positions (a group whose last member left). */
-/** Deletes one message; the row it was, or undefined when there was none. */
-export async function deleteMessageRow(db: Db, id: string): Promise<MessageRow | undefined> {
-  const [row] = await db.delete(messages).where(eq(messages.id, id)).returning();
-  return row;
-}
-
 /** Whether any message still carries this content (an attachment's address may be sent twice). */
 export async function contentInUse(db: Db, content: string): Promise<boolean> {
   const [row] = await db.select({ id: messages.id }).from(messages).where(eq(messages.content, content)).limit(1);

@@ -8,7 +8,6 @@ import {
   type SendMessageInput,
   type SendMessageResult,
 } from '@studybuddy/shared/chat';
-import { filePathOfUrl } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, type SinceResult } from '@studybuddy/shared/realtime';
 import type { SQL } from 'drizzle-orm';
@@ -16,7 +15,6 @@ import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { profiles } from '../profile/profiles.service.ts';
-import { forgetStoredFile } from '../files/storage-quota.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
 import {
   accessSql,
@@ -27,6 +25,7 @@ import {
   readableGroups,
 } from './conversation-access.ts';
 import { GroupCommit } from './group-commit.ts';
+import { cleanText } from './message-text.ts';
 import * as repo from './conversation.repository.ts';
 
 /**
@@ -140,12 +139,6 @@ function publishWritten(
   // Push notices (features/push) for recipients with no visible tab; sent in the background.
   for (const listen of ctx.registry.messageListeners) listen(notices);
 }
-
-/** Lone surrogates become U+FFFD (as a text parameter stored them) and NUL, which PostgreSQL refuses, goes. */
-const cleanText = (text: string) =>
-  text
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-    .replaceAll(String.fromCharCode(0), '');
 
 /**
  * Stores a message once whatever the retries (the client's id is the key) and answers after the commit.
@@ -277,9 +270,18 @@ export async function since(ctx: AppContext, userId: string, cursor: number, max
   const groupIds = [...new Set(rows.flatMap((r) => (r.conversationKind === 'group' ? [r.conversationId] : [])))];
   const readable = await readableGroups(ctx, userId, groupIds);
   const shown = rows.filter((r) => r.conversationKind !== 'group' || readable.has(r.conversationId));
+  // New messages as they are now, and edits and deletions of older ones, each at its own cursor.
+  const events: { at: number; event: SinceResult['events'][number] }[] = [];
+  for (const row of shown) {
+    const message = repo.toChatMessage(row);
+    if (row.created) events.push({ at: row.cursor, event: { type: 'message.created', message } });
+    if (row.changed && row.changeCursor !== null) {
+      events.push({ at: row.changeCursor, event: { type: 'message.updated', message, cursor: row.changeCursor } });
+    }
+  }
   return {
-    events: shown.map((row) => ({ type: 'message.created', message: repo.toChatMessage(row) })),
-    cursor: rows.reduce((c, row) => Math.max(c, row.cursor), cursor),
+    events: events.sort((a, b) => a.at - b.at).map((e) => e.event),
+    cursor: rows.reduce((c, row) => Math.max(c, row.cursor, row.changeCursor ?? 0), cursor),
     truncated: false,
   };
 }
@@ -320,46 +322,37 @@ export async function messageWithContext(
   before: number,
 ): Promise<{ message: ChatMessage; context: ChatMessage[] } | null> {
   const row = await repo.findMessage(ctx.db, messageId);
-  if (!row) return null;
+  // A message deleted for everyone is nothing to report any more.
+  if (!row || row.deletedAt) return null;
   const ref: ConversationRef = { kind: row.conversationKind, id: row.conversationId };
   const page = before > 0 ? await repo.messagePage(ctx.db, ref, row.cursor, before) : { rows: [] };
-  return { message: repo.toChatMessage(row), context: page.rows.map(repo.toChatMessage) };
+  return { message: repo.toChatMessage(row), context: page.rows.filter((r) => !r.deletedAt).map(repo.toChatMessage) };
 }
 
 /** The newest `limit` messages of a conversation, oldest first (a report of a student keeps their chat's end). */
 export async function latestMessages(ctx: AppContext, ref: ConversationRef, limit: number): Promise<ChatMessage[]> {
-  return (await repo.messagePage(ctx.db, ref, undefined, limit)).rows.map(repo.toChatMessage);
+  const { rows } = await repo.messagePage(ctx.db, ref, undefined, limit);
+  return rows.filter((r) => !r.deletedAt).map(repo.toChatMessage);
 }
 
 /** Whether the user may read the conversation now (`conversation-access.ts`'s rules), as a yes or no. */
 export const mayReadConversation = (ctx: AppContext, userId: string, ref: ConversationRef) =>
   mayAccess(ctx, userId, ref);
 
-/** Whether these messages still exist (an admin's report queue shows which reported ones were deleted since). */
+/**
+ * Which of these messages still exist, not deleted for everyone (an admin's report queue shows which reported ones
+ * were deleted since).
+ */
 export async function existingMessageIds(ctx: AppContext, ids: string[]): Promise<Set<string>> {
-  return new Set((await repo.findMessages(ctx.db, ids)).keys());
+  const rows = [...(await repo.findMessages(ctx.db, ids)).values()];
+  return new Set(rows.filter((r) => !r.deletedAt).map((r) => r.id));
 }
 
 /**
- * Deletes any message on an admin's decision (issue 24 point 3), kept apart from a student's deletion of their own:
- * the row goes (so the message leaves history, search and resyncs) and its image or voice file with it, unless
- * another message carries the same file. Reports keep their own copy. The deleted message, or null when there was
- * no such message.
+ * A sender's changes to their own messages (delete for everyone, edit within the window) and a moderator's deletion
+ * of any message, which other features (the admin area) call: `deleteMessageAsModerator(ctx, messageId)`.
  */
-export async function deleteMessageAsModerator(ctx: AppContext, messageId: string): Promise<ChatMessage | null> {
-  const row = await repo.deleteMessageRow(ctx.db, messageId);
-  if (!row) return null;
-  const path = row.type === 'text' ? null : filePathOfUrl(row.content);
-  if (path && !(await repo.contentInUse(ctx.db, row.content))) {
-    try {
-      await ctx.storage.delete(path);
-      if (row.senderId) await forgetStoredFile(ctx.db, row.senderId, path);
-    } catch (err) {
-      ctx.log.error({ err, messageId }, 'chat: could not delete the file of a message deleted by a moderator');
-    }
-  }
-  return repo.toChatMessage(row);
-}
+export { deleteMessageAsModerator, deleteOwnMessage, editOwnMessage } from './message-changes.service.ts';
 
 /** Deletes a conversation's messages and read positions; call inside the transaction that removes it. */
 export const deleteConversationMessages = (db: Db, ref: ConversationRef) => repo.deleteConversation(db, ref);

@@ -14,7 +14,7 @@ import type { SessionUser } from '../../platform/session.ts';
 import { reencodeImage } from './image-processing.ts';
 import { headOf, sniffType } from './sniff.ts';
 import { assertStorageRoom, storeWithinQuota } from './storage-quota.service.ts';
-import { storedPathsOf } from './stored-files.repository.ts';
+import { forgetPath, storedPathsOf } from './stored-files.repository.ts';
 
 export type { UploadTarget } from '../../platform/registry.ts';
 export { registerUploadTarget, userFolder } from '../../platform/storage/upload-targets.ts';
@@ -133,6 +133,15 @@ function describe(
 
 /** Where resumable uploads are staged on disk until they are complete (STORAGE=fs; ids are `<userId>.<random>`). */
 export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads');
+
+/**
+ * Removes one stored file (a chat picture or voice message deleted with its message): from storage, and from the
+ * storage quota of whoever it counted for. A file already gone is no error.
+ */
+export async function deleteStoredFile(ctx: AppContext, path: string): Promise<void> {
+  await ctx.storage.delete(path);
+  await forgetPath(ctx.db, path);
+}
 
 /**
  * Removes every stored file of a user (account deletion): their own folder, and every file they keep in any other

@@ -42,6 +42,11 @@ export async function forgetStoredFile(db: Db, userId: string, path: string): Pr
   await db.delete(storedFiles).where(and(eq(storedFiles.userId, userId), eq(storedFiles.path, path)));
 }
 
+/** Stops counting a file whoever holds it (it was deleted from storage). */
+export async function forgetPath(db: Db, path: string): Promise<void> {
+  await db.delete(storedFiles).where(eq(storedFiles.path, path));
+}
+
 /** Every path the student keeps in storage, in any folder (profile images, chat files, course documents). */
 export async function storedPathsOf(db: Db, userId: string): Promise<string[]> {
   const rows = await db.select({ path: storedFiles.path }).from(storedFiles).where(eq(storedFiles.userId, userId));

@@ -120,9 +120,12 @@ export const memberIdsSql = (groupId: SQL) =>
 export const groupIdsOfSql = (userId: SQL) =>
   sql`select gm.group_id from ${groupMembers} gm where gm.user_id = ${userId}`;
 
-/** Moves each group's last message to the newest of `latest`, unless the group already shows a newer one. */
+/**
+ * Moves each group's last message to the newest of `latest`, unless the group already shows a newer one (the same
+ * message again: its text changed, it was edited or deleted).
+ */
 export const recordLastMessageSql = (latest: SQL) =>
   sql`update ${groups} g set last_message = l.preview, last_message_time = l.created_at,
       last_message_sender = l.sender_id, last_message_cursor = l.cursor, last_updated = l.created_at
     from (${latest}) l
-    where g.id = l.conversation_id and g.last_message_cursor < l.cursor`;
+    where g.id = l.conversation_id and g.last_message_cursor <= l.cursor`;

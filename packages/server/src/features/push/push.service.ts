@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { previewOf, type ChatMessage } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import type { PushPayload } from '@studybuddy/shared/push-api';
-import type { PushSettings, PushSettingsView, PushSubscriptionInput } from '@studybuddy/shared/push';
+import {
+  PUSH_LIMITS,
+  type PushSettings,
+  type PushSettingsView,
+  type PushSubscriptionInput,
+} from '@studybuddy/shared/push';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -138,32 +143,51 @@ export function notifyNewMessages(ctx: AppContext, written: { message: ChatMessa
   const newest = new Map<string, { message: ChatMessage; recipients: string[] }>();
   for (const w of written) newest.set(`${w.message.conversation.kind}:${w.message.conversation.id}`, w);
   for (const { message, recipients } of newest.values()) {
-    const senderId = message.senderId;
-    const to = recipients.filter((id) => id !== senderId);
-    if (!to.length || !senderId) continue;
-    const { conversation } = message;
-    const body = previewOf(message.type, message.content);
-    schedule(ctx, async () => {
-      if (conversation.kind === 'chat') {
-        const payload: PushPayload = {
-          title: message.senderName,
-          body,
-          url: `${ROUTES.friends}?friend=${encodeURIComponent(senderId)}`,
-          tag: `chat:${conversation.id}`,
-        };
-        return deliveries(ctx, to, { kind: 'messages' }, payload);
-      }
-      const name = (await ctx.registry.conversationKinds.get('group')?.title(conversation.id)) ?? null;
-      if (name === null) return [];
-      const payload: PushPayload = {
-        title: MSG.push.groupMessageTitle(name, message.senderName),
-        body,
-        url: `${ROUTES.groups}?group=${encodeURIComponent(conversation.id)}`,
-        tag: `group:${conversation.id}`,
-      };
-      return deliveries(ctx, to, { kind: 'messages', groupId: conversation.id }, payload);
-    });
+    scheduleMessageNotice(ctx, message, recipients, previewOf(message.type, message.content));
   }
+}
+
+/** The notice of a conversation's message (one tag per conversation) with `body`, to the recipients but its sender. */
+function scheduleMessageNotice(ctx: AppContext, message: ChatMessage, recipients: string[], body: string): void {
+  const senderId = message.senderId;
+  const to = recipients.filter((id) => id !== senderId);
+  if (!to.length || !senderId) return;
+  const { conversation } = message;
+  schedule(ctx, async () => {
+    if (conversation.kind === 'chat') {
+      const payload: PushPayload = {
+        title: message.senderName,
+        body,
+        url: `${ROUTES.friends}?friend=${encodeURIComponent(senderId)}`,
+        tag: `chat:${conversation.id}`,
+      };
+      return deliveries(ctx, to, { kind: 'messages' }, payload);
+    }
+    const name = (await ctx.registry.conversationKinds.get('group')?.title(conversation.id)) ?? null;
+    if (name === null) return [];
+    const payload: PushPayload = {
+      title: MSG.push.groupMessageTitle(name, message.senderName),
+      body,
+      url: `${ROUTES.groups}?group=${encodeURIComponent(conversation.id)}`,
+      tag: `group:${conversation.id}`,
+    };
+    return deliveries(ctx, to, { kind: 'messages', groupId: conversation.id }, payload);
+  });
+}
+
+/**
+ * A message deleted for everyone leaves push: when it was its conversation's newest (the one the conversation's
+ * notice shows) and recent enough that a notice of it may still wait or show, recipients with no visible tab get a
+ * notice under the same tag saying "Message deleted". The push service replaces an undelivered notice of the same
+ * topic with it, and the browser replaces a shown one of the same tag, so its text is gone either way.
+ */
+export function notifyMessageDeleted(
+  ctx: AppContext,
+  { message, recipients, newest }: { message: ChatMessage; recipients: string[]; newest: boolean },
+): void {
+  if (!runtimes.has(ctx) || !newest) return;
+  if (Date.now() - Date.parse(message.createdAt) > PUSH_LIMITS.ttlSeconds * 1000) return;
+  scheduleMessageNotice(ctx, message, recipients, MSG.chat.messageDeleted);
 }
 
 /** A friend request from `from` to `toUserId`; the notice opens the notifications page. */

@@ -124,6 +124,25 @@ describe('Web Push notices', () => {
     expect(await noticesAt(adaDevice)).toEqual([]);
   });
 
+  it('replaces the notice of a message deleted for everyone (same tag and topic), if it was the newest', async () => {
+    const [ada, ben] = await friends(t.app, 2, ['Ada Lovelace', 'Ben']);
+    const device = await subscribeDevice(ben);
+    const ref = chatRef(ada, ben);
+    const older = (await post(t.app, ada, ref, { content: 'older words' })).json().message.id as string;
+    const newest = (await post(t.app, ada, ref, { content: 'secret plan' })).json().message.id as string;
+    await pushIdle(t.app.ctx);
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/chats/${ref.id}/messages/${id}`, headers: { cookie: ada.cookie } });
+    // An older message's notice was replaced by the newest one's already: nothing to send.
+    expect((await remove(older)).statusCode).toBe(200);
+    expect((await noticesAt(device)).map((n) => n.body)).toEqual(['older words', 'secret plan']);
+    expect((await remove(newest)).statusCode).toBe(200);
+    const notices = await noticesAt(device);
+    expect(notices.at(-1)).toEqual({ ...notices.at(-2), body: MSG.chat.messageDeleted });
+    const topics = service.received.filter((r) => r.path === device.path).map((r) => r.headers.topic);
+    expect(new Set(topics).size).toBe(1);
+  });
+
   it('forgets a subscription the push service answers 410 (or 404) for', async () => {
     const [ada, ben] = await friends(t.app, 2, ['Ada', 'Ben']);
     const gone = await subscribeDevice(ben);
