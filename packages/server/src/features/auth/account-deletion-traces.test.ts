@@ -8,7 +8,7 @@ import { filePathOfUrl } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Db } from '../../db/connect.ts';
 import { groups, pushSubscriptions, sessions, storedFiles } from '../../db/schema.ts';
-import { CLOSE_UNAUTHENTICATED } from '../../platform/realtime/realtime.routes.ts';
+import { WS_CLOSE_SIGNED_OUT } from '@studybuddy/shared/realtime';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
@@ -136,7 +136,7 @@ describe('account deletion leaves no trace of the student', () => {
 
     const res = await call(ada, 'DELETE', '/api/account', { password: 'password123' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await closed).toBe(CLOSE_UNAUTHENTICATED);
+    expect(await closed).toBe(WS_CLOSE_SIGNED_OUT);
 
     // Storage: none of Ada's files, nothing left of the chat (Bob's picture in it included) or of her lone group.
     const after = await walk(objects);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_API, type AccountSession } from '@studybuddy/shared/account';
 import { MSG } from '@studybuddy/shared/messages';
 import { sessions, users } from '../../db/schema.ts';
-import { CLOSE_UNAUTHENTICATED } from '../../platform/realtime/realtime.routes.ts';
+import { WS_CLOSE_SIGNED_OUT } from '@studybuddy/shared/realtime';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
@@ -86,7 +86,7 @@ describe('account controls: password change and signed-in browsers', () => {
 
     const res = await changePassword(mine, 'password123', 'brand-new-password');
     expect(res.statusCode, res.body).toBe(200);
-    expect(await otherSocket()).toBe(CLOSE_UNAUTHENTICATED);
+    expect(await otherSocket()).toBe(WS_CLOSE_SIGNED_OUT);
     expect(await whoIs(other)).toBeNull();
     expect(await whoIs(ada.cookie)).toBeNull();
     expect(await whoIs(mine)).toMatchObject({ id: ada.id });
@@ -128,7 +128,7 @@ describe('account controls: password change and signed-in browsers', () => {
       headers: { cookie: mine },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await otherSocket()).toBe(CLOSE_UNAUTHENTICATED);
+    expect(await otherSocket()).toBe(WS_CLOSE_SIGNED_OUT);
     expect(await whoIs(other)).toBeNull();
     expect((await list(mine)).map((s) => s.userAgent)).not.toContain(FIREFOX_WINDOWS);
     // Again: already ended.
@@ -174,7 +174,7 @@ describe('account controls: password change and signed-in browsers', () => {
     const res = await post(t.app, ACCOUNT_API.signOutOthers, {}, mine);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ended: 2 });
-    for (const closed of sockets) expect(await closed()).toBe(CLOSE_UNAUTHENTICATED);
+    for (const closed of sockets) expect(await closed()).toBe(WS_CLOSE_SIGNED_OUT);
     for (const c of others) expect(await whoIs(c)).toBeNull();
     expect(await mySocket(300)).toBe('open');
     expect(await list(mine)).toEqual([expect.objectContaining({ current: true, userAgent: CHROME_LINUX })]);

@@ -11,7 +11,7 @@ import { createUser, type TestUser } from '../../test/users.ts';
 import { chatRef, friends } from '../chat/chat.test-kit.ts';
 import { captureMail, post, type MailCapture } from './auth-test-helpers.ts';
 import { disableAccount } from './account-disable.service.ts';
-import { CLOSE_UNAUTHENTICATED } from '../../platform/realtime/realtime.routes.ts';
+import { WS_CLOSE_SIGNED_OUT } from '@studybuddy/shared/realtime';
 import { createSession, SESSION_COOKIE } from './session.ts';
 
 /**
@@ -84,7 +84,7 @@ describe('ending a session or a friendship reaches the sockets at once', () => {
     const otherTab = await socket(await otherBrowser(ada));
     const res = await post(one.app, '/api/auth/logout', {}, ada.cookie);
     expect(res.statusCode).toBe(200);
-    expect(await thisBrowser.closeCode()).toBe(CLOSE_UNAUTHENTICATED);
+    expect(await thisBrowser.closeCode()).toBe(WS_CLOSE_SIGNED_OUT);
     await stillLive(otherTab.client, ada.id);
   });
 
@@ -97,7 +97,7 @@ describe('ending a session or a friendship reaches the sockets at once', () => {
     const oobCode = mail.lastCode(ada.email, 'resetPassword');
     const res = await post(one.app, '/api/auth/password-reset/confirm', { oobCode, password: 'a-new-password' });
     expect(res.statusCode, res.body).toBe(200);
-    for (const s of sockets) expect(await s.closeCode()).toBe(CLOSE_UNAUTHENTICATED);
+    for (const s of sockets) expect(await s.closeCode()).toBe(WS_CLOSE_SIGNED_OUT);
     await stillLive(bystander.client, bob.id);
   });
 
@@ -105,7 +105,7 @@ describe('ending a session or a friendship reaches the sockets at once', () => {
     const ada = await createUser(one.app, { name: 'Ada' });
     const sockets = [await socket(ada.cookie), await socket(await otherBrowser(ada))];
     expect(await disableAccount(one.app.ctx, ada.id)).toBe(true);
-    for (const s of sockets) expect(await s.closeCode()).toBe(CLOSE_UNAUTHENTICATED);
+    for (const s of sockets) expect(await s.closeCode()).toBe(WS_CLOSE_SIGNED_OUT);
     const session = await one.app.inject({ url: '/api/auth/session', headers: { cookie: ada.cookie } });
     expect(session.json().user).toBeNull();
     await expect(WsTestClient.connect(socketUrl, ada.cookie)).rejects.toThrow('401');

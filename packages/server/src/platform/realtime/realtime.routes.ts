@@ -12,6 +12,7 @@ import {
   userTopic,
   WS_CLOSE_QUOTA,
   WS_CLOSE_RESTART,
+  WS_CLOSE_SIGNED_OUT,
   WS_PATH,
   type ClientFrame,
   type ServerFrame,
@@ -37,8 +38,6 @@ const OPS_PER_SECOND = 50;
 const SESSION_RECHECK_MS = 60_000;
 /** Parts of the ping interval the sockets are spread over. */
 const PING_SLOTS = 20;
-
-export const CLOSE_UNAUTHENTICATED = 4401;
 
 const sinceQuerySchema = z.object({ cursor: z.coerce.number().int().nonnegative().optional() });
 const wsQuerySchema = sinceQuerySchema;
@@ -136,7 +135,7 @@ export function realtimeRoutes(ctx: AppContext) {
           s.checkedAt = Date.now();
           try {
             const user = await ctx.sessions.find(s.token);
-            if (!user || user.id !== s.conn.userId) s.ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated');
+            if (!user || user.id !== s.conn.userId) s.ws.close(WS_CLOSE_SIGNED_OUT, 'unauthenticated');
           } catch (err) {
             ctx.log.warn({ err }, 'realtime: session recheck failed');
           }
@@ -331,7 +330,7 @@ export function realtimeRoutes(ctx: AppContext) {
             else write(frame);
           },
           // Its session ended (log-out, password reset, disable): closed at once, on whichever instance it is.
-          close: () => ws.close(CLOSE_UNAUTHENTICATED, 'unauthenticated'),
+          close: () => ws.close(WS_CLOSE_SIGNED_OUT, 'unauthenticated'),
         };
         const now = Date.now();
         const state: SocketState = {
