@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { realtime, type LiveHandlers } from '../lib/realtime.ts';
 import { SESSION_KEY } from '../features/auth/index.ts';
+import { blocksLive } from '../features/blocks/index.ts';
 import { conversationsLive } from '../features/conversations/index.ts';
 import { documentsLive } from '../features/documents/index.ts';
 import { groupsLive } from '../features/groups/index.ts';
@@ -9,7 +10,14 @@ import { profileLive } from '../features/profile/index.ts';
 import { socialLive } from '../features/social/index.ts';
 
 /** Each feature's event → cache handlers, registered while the channel is open. */
-const LIVE_HANDLERS: LiveHandlers[] = [conversationsLive, groupsLive, socialLive, profileLive, documentsLive];
+const LIVE_HANDLERS: LiveHandlers[] = [
+  conversationsLive,
+  groupsLive,
+  socialLive,
+  profileLive,
+  documentsLive,
+  blocksLive,
+];
 
 /** The tab's one real-time channel: open while the signed-in shell is shown, with every feature's handlers. */
 export function RealtimeProvider({ me, children }: { me: string; children: ReactNode }) {

@@ -6,6 +6,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, REALTIME_TIMING } from '@studybuddy/shared/realtime';
 import { useRealtimeEvent, useRealtimeTopic } from '../../lib/realtime.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
+import { useBlockedIds } from '../blocks/index.ts';
 import { conversationsApi, conversationKeys, type HistoryParam } from './conversations-api.ts';
 import { Composer } from './composer.tsx';
 import { applyChatUnread } from './live-handlers.ts';
@@ -23,6 +24,11 @@ interface Props {
   showNames: boolean;
   /** Opens the history at this message (its cursor: a search result), shows it and highlights it. */
   focusCursor?: number;
+  /**
+   * A conversation the student only reads (a chat with a student they blocked): no live topic, and this in the
+   * composer's place.
+   */
+  readOnly?: ReactNode;
 }
 
 /**
@@ -30,7 +36,7 @@ interface Props {
  * pages load when scrolled to the bottom), this tab's pending messages, who is typing, and the composer. While on
  * screen its messages count as read.
  */
-export function ConversationView({ conversation, me, header, peerLastRead, showNames, focusCursor }: Props) {
+export function ConversationView({ conversation, me, header, peerLastRead, showNames, focusCursor, readOnly }: Props) {
   const client = useQueryClient();
   const { kind, id } = conversation;
   const [focus, setFocus] = useState(focusCursor);
@@ -59,9 +65,12 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
   const [typing, setTyping] = useState<{ userId: string; name: string; until: number } | null>(null);
 
   useEffect(() => markOpen({ kind, id }), [kind, id]);
-  useRealtimeTopic(conversationTopic({ kind, id }));
+  // Students the reader blocked: their group messages are folded and their typing is not shown (issue 24).
+  const blocked = useBlockedIds();
+  useRealtimeTopic(readOnly ? null : conversationTopic({ kind, id }));
   useRealtimeEvent('typing', (e) => {
     if (e.conversation.kind !== kind || e.conversation.id !== id || e.userId === me.id) return;
+    if (blocked.has(e.userId)) return;
     setTyping({ userId: e.userId, name: e.name, until: Date.now() + REALTIME_TIMING.typingShowMs });
   });
   // Their message arrived: they are no longer typing it.
@@ -127,6 +136,7 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
             loadingNewer={history.isFetchingPreviousPage}
             loadNewer={() => void history.fetchPreviousPage()}
             focusId={focusId}
+            foldFrom={kind === 'group' ? blocked : undefined}
             onRetry={(entryId) => outbox.retry(entryId)}
           />
         )}
@@ -138,7 +148,7 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
           </Text>
         )}
       </Box>
-      <Composer conversation={conversation} me={me} />
+      {readOnly ?? <Composer conversation={conversation} me={me} />}
     </Box>
   );
 }

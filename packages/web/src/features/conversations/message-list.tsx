@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Box, Center, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ChatMessage } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
+import { FoldedMessage } from '../blocks/index.ts';
 import { MessageBubble, type BubbleMessage } from './message-bubble.tsx';
 import type { OutboxEntry } from './outbox.ts';
 
@@ -20,6 +21,8 @@ interface Props {
   loadNewer: () => void;
   /** The message the history was opened at: shown (centred) and highlighted once. */
   focusId?: string;
+  /** Senders whose messages are folded until the reader shows them (students they blocked, in a group). */
+  foldFrom?: ReadonlySet<string>;
   onRetry: (id: string) => void;
 }
 
@@ -57,6 +60,7 @@ export function MessageList({
   loadingNewer,
   loadNewer,
   focusId,
+  foldFrom,
   onRetry,
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -86,6 +90,9 @@ export function MessageList({
       error: p.error,
     })),
   ];
+  const folded = new Set(
+    messages.flatMap((m) => (m.senderId && m.senderId !== me && foldFrom?.has(m.senderId) ? [m.id] : [])),
+  );
   const lastMine = messages.findLast((m) => m.senderId === me);
   const seenId = peerLastRead !== undefined && lastMine && peerLastRead >= lastMine.cursor ? lastMine.id : null;
 
@@ -172,15 +179,18 @@ export function MessageList({
         </Center>
       ) : (
         <Stack component="ol" gap={6} p={0} m={0} style={{ listStyle: 'none' }}>
-          {rows.map((m) => (
-            <MessageBubble
-              key={m.id}
-              message={m}
-              showName={showNames}
-              seen={m.id === seenId}
-              onRetry={m.state === 'failed' ? () => onRetry(m.id) : undefined}
-            />
-          ))}
+          {rows.map((m) => {
+            const bubble = (
+              <MessageBubble
+                key={m.id}
+                message={m}
+                showName={showNames}
+                seen={m.id === seenId}
+                onRetry={m.state === 'failed' ? () => onRetry(m.id) : undefined}
+              />
+            );
+            return folded.has(m.id) ? <FoldedMessage key={m.id}>{bubble}</FoldedMessage> : bubble;
+          })}
         </Stack>
       )}
       {loadingNewer && (

@@ -67,7 +67,7 @@ export function GroupChat({ groupId, me, onBack, onLeft, focusCursor }: Props) {
           />
         }
       />
-      <MembersModal group={group} opened={open === 'members'} onClose={() => setOpen(null)} />
+      <MembersModal group={group} me={me.id} opened={open === 'members'} onClose={() => setOpen(null)} />
       <AddMembersModal group={group} opened={open === 'add'} onClose={() => setOpen(null)} />
       <LeaveGroupModal
         groupId={group.id}

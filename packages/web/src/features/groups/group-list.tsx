@@ -2,6 +2,7 @@ import { Avatar, NavLink, Stack, Text } from '@mantine/core';
 import { Flame, Users } from 'lucide-react';
 import type { GroupSummary } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import { useBlockedIds } from '../blocks/index.ts';
 import { UnreadBadge } from '../conversations/index.ts';
 
 /** The groups of one kind with their last message and unread count. */
@@ -16,6 +17,7 @@ export function GroupList({
   onSelect: (id: string) => void;
   empty: string;
 }) {
+  const blocked = useBlockedIds();
   if (!groups.length) {
     return (
       <Text size="sm" c="dimmed" px="xs">
@@ -35,7 +37,9 @@ export function GroupList({
             label={g.name}
             description={
               <Text span size="xs" c={g.id === selectedId ? 'white' : 'gray.7'} lineClamp={1}>
-                {g.lastMessage || MSG.groups.memberCount(g.memberCount)}
+                {g.lastMessageSender && blocked.has(g.lastMessageSender)
+                  ? MSG.block.folded
+                  : g.lastMessage || MSG.groups.memberCount(g.memberCount)}
               </Text>
             }
             leftSection={

@@ -1,6 +1,7 @@
 import type { GroupList } from '@studybuddy/shared/groups';
 import { previewOf } from '@studybuddy/shared/chat';
 import { realtime, type LiveHandlers } from '../../lib/realtime.ts';
+import { blockedIdsIn } from '../blocks/index.ts';
 import { conversationKeys, isOpen } from '../conversations/index.ts';
 import { groupKeys } from './groups-api.ts';
 
@@ -16,12 +17,16 @@ export const groupsLive: LiveHandlers = ({ client, me }) => {
         lastMessageSender: message.senderId,
       };
       const mine = message.senderId === me;
+      // A student the reader blocked brings no unread count (the server counts the same way; issue 24).
+      const fromBlocked = !!message.senderId && blockedIdsIn(client).has(message.senderId);
       client.setQueriesData<GroupList>({ queryKey: groupKeys.lists }, (d) =>
         d
           ? {
               groups: d.groups
                 .map((g) =>
-                  g.id === ref.id ? { ...g, ...last, unread: mine || isOpen(ref) ? g.unread : g.unread + 1 } : g,
+                  g.id === ref.id
+                    ? { ...g, ...last, unread: mine || fromBlocked || isOpen(ref) ? g.unread : g.unread + 1 }
+                    : g,
                 )
                 .sort((a, b) => (b.lastMessageTime ?? b.createdAt).localeCompare(a.lastMessageTime ?? a.createdAt)),
             }

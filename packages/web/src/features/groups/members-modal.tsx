@@ -1,9 +1,24 @@
 import { Avatar, Badge, Group, Modal, Stack, Text } from '@mantine/core';
 import type { GroupDetail } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import { BlockButton, useBlockedIds } from '../blocks/index.ts';
 
-/** Group Members (requirements §2): everyone in the group; the creator shows an Admin badge. */
-export function MembersModal({ group, opened, onClose }: { group: GroupDetail; opened: boolean; onClose: () => void }) {
+/**
+ * Group Members (requirements §2): everyone in the group; the creator shows an Admin badge. Any other member can be
+ * blocked from here (issue 24); those the student blocked show as such.
+ */
+export function MembersModal({
+  group,
+  me,
+  opened,
+  onClose,
+}: {
+  group: GroupDetail;
+  me: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const blocked = useBlockedIds();
   return (
     <Modal
       opened={opened}
@@ -24,6 +39,14 @@ export function MembersModal({ group, opened, onClose }: { group: GroupDetail; o
                 {MSG.groups.admin}
               </Badge>
             )}
+            {m.id !== me &&
+              (blocked.has(m.id) ? (
+                <Badge color="gray" variant="light" tt="none">
+                  {MSG.block.blockedBadge}
+                </Badge>
+              ) : (
+                <BlockButton compact userId={m.id} name={m.name} />
+              ))}
           </Group>
         ))}
       </Stack>

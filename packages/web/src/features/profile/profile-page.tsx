@@ -5,6 +5,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { isProfileComplete, type OwnProfile } from '@studybuddy/shared/session';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
+import { BlockedStudents } from '../blocks/index.ts';
 import { DangerZone } from './danger-zone.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
 import { PushSettings } from '../push/index.ts';
@@ -49,6 +50,7 @@ function ProfileScreen({ profile }: { profile: OwnProfile }) {
           <NotificationSettings profile={profile} />
           <PushSettings />
           <SecuritySection />
+          <BlockedStudents />
           <YourDataSection />
         </>
       )}

@@ -1,7 +1,8 @@
-import { Box, Button, Card, Group, SimpleGrid } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid } from '@mantine/core';
 import { ChevronRight, Undo2, UserCheck, UserPlus } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import type { MatchCandidate } from '@studybuddy/shared/social';
+import { BlockButton } from '../blocks/index.ts';
 import { ReportButton } from '../moderation/index.ts';
 import { ImageCarousel } from './image-carousel.tsx';
 import { ProfileDetails } from './profile-details.tsx';
@@ -14,9 +15,14 @@ interface Props {
   onConnect: () => void;
   onUnsend: () => void;
   onAccept: () => void;
+  /** After the student blocked this candidate (they leave the suggestions). */
+  onBlocked: () => void;
 }
 
-/** One match candidate: photos, details, Report, and Next plus Connect, Unsend Request or Accept Friend Request. */
+/**
+ * One match candidate: photos, details, Report and Block, and Next plus Connect, Unsend Request or Accept Friend
+ * Request.
+ */
 export function CandidateCard({
   candidate,
   busy,
@@ -25,6 +31,7 @@ export function CandidateCard({
   onConnect,
   onUnsend,
   onAccept,
+  onBlocked,
 }: Props) {
   const { request } = candidate;
   return (
@@ -35,9 +42,10 @@ export function CandidateCard({
         <ProfileDetails profile={candidate} />
       </SimpleGrid>
       <Group justify="flex-end" mt="lg" gap="sm">
-        <Box mr="auto">
+        <Group mr="auto" gap={4}>
           <ReportButton userId={candidate.uid} name={candidate.name} />
-        </Box>
+          <BlockButton userId={candidate.uid} name={candidate.name} onBlocked={onBlocked} />
+        </Group>
         <Button variant="default" rightSection={<ChevronRight size={16} aria-hidden />} onClick={onNext}>
           {nextLabel}
         </Button>

@@ -1,5 +1,5 @@
 import { ActionIcon, Avatar, Group, Menu, NavLink } from '@mantine/core';
-import { EllipsisVertical, UserMinus, UserRound } from 'lucide-react';
+import { Ban, EllipsisVertical, UserMinus, UserRound } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Friend } from '@studybuddy/shared/social';
 import { FriendUnreadBadge } from '../conversations/index.ts';
@@ -10,10 +10,11 @@ interface Props {
   onSelect: () => void;
   onViewProfile: () => void;
   onUnfriend: () => void;
+  onBlock: () => void;
 }
 
-/** A friend in the list: opens the chat; its menu has View Profile and Unfriend. */
-export function FriendRow({ friend, active, onSelect, onViewProfile, onUnfriend }: Props) {
+/** A friend in the list: opens the chat; its menu has View Profile, Unfriend and Block. */
+export function FriendRow({ friend, active, onSelect, onViewProfile, onUnfriend, onBlock }: Props) {
   return (
     <Group gap={4} wrap="nowrap" component="li" data-testid="friend-row">
       <NavLink
@@ -40,6 +41,9 @@ export function FriendRow({ friend, active, onSelect, onViewProfile, onUnfriend 
           </Menu.Item>
           <Menu.Item color="red" leftSection={<UserMinus size={16} aria-hidden />} onClick={onUnfriend}>
             {MSG.friends.unfriend}
+          </Menu.Item>
+          <Menu.Item color="red" leftSection={<Ban size={16} aria-hidden />} onClick={onBlock}>
+            {MSG.block.action}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Stack, Text, TextInput } from '@mantine/core';
+import { Box, Button, Center, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { MessageCircle, Search } from 'lucide-react';
+import { ArrowLeft, MessageCircle, MessageCircleOff, Search } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
@@ -11,6 +11,7 @@ import type { Friend, FriendsList } from '@studybuddy/shared/social';
 import { ListPaneLayout, PanePlaceholder } from '../../ui/list-pane-layout.tsx';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { toast } from '../../ui/toast.ts';
+import { BlockDialog, useBlockedList, type BlockTarget } from '../blocks/index.ts';
 import { ChatPane } from '../conversations/index.ts';
 import { FriendRow } from './friend-row.tsx';
 import { ProfileModal } from './profile-modal.tsx';
@@ -19,7 +20,10 @@ import { usePollInterval } from './use-poll-interval.ts';
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
 
-/** The friends screen (/ and /friends): a searchable list on the left, the chat on the right. */
+/**
+ * The friends screen (/ and /friends): a searchable list on the left, the chat on the right. A student the viewer
+ * blocked opens read-only (their history stays); any other chat that is not a friend's says it is closed.
+ */
 export default function FriendsPage() {
   const client = useQueryClient();
   const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`);
@@ -28,6 +32,7 @@ export default function FriendsPage() {
   const focusCursor = Number(params.get(MESSAGE_PARAM)) || undefined;
   const [filter, setFilter] = useState('');
   const [profileOf, setProfileOf] = useState<Friend | null>(null);
+  const [blockOf, setBlockOf] = useState<BlockTarget | null>(null);
 
   const refetchInterval = usePollInterval();
   const friends = useQuery({
@@ -37,7 +42,11 @@ export default function FriendsPage() {
   });
   const all = friends.data?.friends ?? [];
   const shown = all.filter((f) => f.name.toLowerCase().includes(filter.trim().toLowerCase()));
-  const selected = all.find((f) => f.uid === selectedId);
+  const blocked = useBlockedList();
+  const blockedSelected = blocked.data?.blocked.find((b) => b.uid === selectedId);
+  const selected = blockedSelected ? undefined : all.find((f) => f.uid === selectedId);
+  // Known not to be a friend or a blocked student: unfriended, blocked by them, or never a friend.
+  const closed = !!selectedId && !selected && !blockedSelected && friends.isSuccess && blocked.isSuccess;
   const select = (uid: string | null) => setParams(uid ? { friend: uid } : {}, { replace: !uid });
 
   const unfriend = useMutation({
@@ -81,6 +90,7 @@ export default function FriendsPage() {
                     onSelect={() => select(f.uid)}
                     onViewProfile={() => setProfileOf(f)}
                     onUnfriend={() => unfriend.mutate(f)}
+                    onBlock={() => setBlockOf({ userId: f.uid, name: f.name })}
                   />
                 ))}
               </Stack>
@@ -98,12 +108,54 @@ export default function FriendsPage() {
               friendId={selected.uid}
               focusCursor={focusCursor}
               onBack={isMobile ? () => select(null) : undefined}
+              onBlocked={() => void client.invalidateQueries({ queryKey: socialKeys.friends })}
             />
+          ) : blockedSelected ? (
+            <ChatPane
+              key={`${blockedSelected.uid}:read-only`}
+              friendId={blockedSelected.uid}
+              focusCursor={focusCursor}
+              onBack={isMobile ? () => select(null) : undefined}
+              readOnly
+            />
+          ) : closed ? (
+            <ClosedChat onBack={isMobile ? () => select(null) : undefined} />
           ) : null
         }
         placeholder={<PanePlaceholder icon={MessageCircle} text={MSG.friends.selectFriend} />}
       />
       <ProfileModal uid={profileOf?.uid ?? null} onClose={() => setProfileOf(null)} />
+      <BlockDialog
+        target={blockOf}
+        onClose={() => setBlockOf(null)}
+        onBlocked={() => void client.invalidateQueries({ queryKey: socialKeys.friends })}
+      />
     </>
+  );
+}
+
+/** A chat that is not open to the student (any more): says so, and never why. */
+function ClosedChat({ onBack }: { onBack?: () => void }) {
+  return (
+    <Stack h="100%" gap={0}>
+      {onBack && (
+        <Box px="md" py="sm">
+          <Button variant="subtle" leftSection={<ArrowLeft size={16} aria-hidden />} onClick={onBack}>
+            {MSG.friends.back}
+          </Button>
+        </Box>
+      )}
+      <Center style={{ flex: 1 }} p="xl" data-testid="chat-closed">
+        <Stack align="center" gap="xs" ta="center" maw={360}>
+          <MessageCircleOff size={40} aria-hidden color="var(--mantine-color-gray-6)" />
+          <Text fw={600} role="status">
+            {MSG.chatClosed.title}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {MSG.chatClosed.body}
+          </Text>
+        </Stack>
+      </Center>
+    </Stack>
   );
 }

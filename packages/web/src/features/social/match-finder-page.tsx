@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ActionIcon, Button, Center, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Search, Sparkles } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import { MATCH_PAGE_DEFAULT, type MatchCandidate } from '@studybuddy/shared/social';
@@ -9,7 +9,7 @@ import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { CandidateCard } from './candidate-card.tsx';
 import { socialApi, socialKeys } from './social-api.ts';
-import { useRequestActions, type ActionOutcome } from './use-request-actions.ts';
+import { patchMatches, useRequestActions, type ActionOutcome } from './use-request-actions.ts';
 import { UserSearch } from './user-search.tsx';
 
 /** BuddyFinder (/matchmaking): ranked suggestions one at a time, and a user search. */
@@ -27,6 +27,7 @@ export default function MatchFinderPage() {
   const [picked, setPicked] = useState<MatchCandidate | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
   const actions = useRequestActions();
+  const client = useQueryClient();
 
   // ?student=<id>&name=<name> (the search box): that student's card, found by their name as the user search would.
   const [params, setParams] = useSearchParams();
@@ -80,6 +81,11 @@ export default function MatchFinderPage() {
             onConnect={() => void actions.connect(current).then(apply)}
             onUnsend={() => void actions.unsend(current).then(apply)}
             onAccept={() => void actions.accept(current).then(apply)}
+            onBlocked={() => {
+              // A blocked student leaves the suggestions (the next one shows in their place).
+              patchMatches(client, current.uid, { kind: 'friends' });
+              if (picked) setPicked(null);
+            }}
           />
         ) : (
           <Paper withBorder radius="lg" p="xl">

@@ -8,6 +8,7 @@ import { ApiRequestError } from '../../lib/api.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { toast } from '../../ui/toast.ts';
+import { BlockButton } from '../blocks/index.ts';
 import { ProfileModal } from './profile-modal.tsx';
 import { socialApi, socialKeys } from './social-api.ts';
 import { usePollInterval } from './use-poll-interval.ts';
@@ -126,6 +127,16 @@ export default function NotificationsPage() {
                     >
                       {MSG.notifications.decline}
                     </Button>
+                    <BlockButton
+                      compact
+                      userId={r.from.uid}
+                      name={r.from.name}
+                      onBlocked={() => {
+                        // Blocking withdraws the request: it leaves the list at once.
+                        removeFromList(r.id);
+                        void refresh();
+                      }}
+                    />
                   </Group>
                 </Group>
               </Paper>

@@ -1,6 +1,7 @@
-import { Modal, Stack } from '@mantine/core';
+import { Group, Modal, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { MSG } from '@studybuddy/shared/messages';
+import { BlockButton } from '../blocks/index.ts';
 import { ReportButton } from '../moderation/index.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ImageCarousel } from './image-carousel.tsx';
@@ -27,7 +28,10 @@ export function ProfileModal({ uid, onClose }: { uid: string | null; onClose: ()
           <Stack>
             <ImageCarousel images={profile.data.images} name={profile.data.name} height={300} />
             <ProfileDetails profile={profile.data} headingOrder={3} />
-            <ReportButton userId={profile.data.uid} name={profile.data.name} />
+            <Group gap={4}>
+              <ReportButton userId={profile.data.uid} name={profile.data.name} />
+              <BlockButton userId={profile.data.uid} name={profile.data.name} onBlocked={onClose} />
+            </Group>
           </Stack>
         )}
       </LoadingWrapper>
