@@ -400,7 +400,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-
       .from(jobs)
       .where(sql`${jobs.dedupeKey} = ${`document:${document.id}`} or ${jobs.payload}->>'documentId' = ${document.id}`);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 'done', attempts: 1 });
+    // The row (its last error, its worker) says why when it is not so.
+    expect(rows[0], JSON.stringify(rows[0])).toMatchObject({ status: 'done', attempts: 1 });
     const jobId = rows[0]!.id;
     const workedOn = servers.map((s) => logLines(s).filter((l) => l.job === jobId));
     expect(workedOn.filter((lines) => lines.length > 0)).toHaveLength(1);

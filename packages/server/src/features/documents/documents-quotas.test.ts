@@ -85,7 +85,7 @@ describe('course documents: per-student quotas and fair processing', () => {
       .select()
       .from(jobs)
       .where(eq(jobs.dedupeKey, `document:${long.document.id}`));
-    expect(job).toMatchObject({ status: 'done', attempts: 1, owner: ann.id });
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'done', attempts: 1, owner: ann.id });
   }, 240_000);
 });
 
