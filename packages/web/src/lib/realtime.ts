@@ -247,6 +247,8 @@ export class RealtimeClient {
 
   private dispatch(event: RealtimeEvent) {
     if (event.type === 'message.created') this.cursor = Math.max(this.cursor ?? 0, event.message.cursor);
+    // An edit or a deletion is a step of the same sequence: a resync after it starts after it.
+    if (event.type === 'message.updated') this.cursor = Math.max(this.cursor ?? 0, event.cursor);
     for (const fn of this.handlers.get(event.type) ?? []) {
       try {
         fn(event);

@@ -22,7 +22,7 @@ export function fakeChatServer({ latencyMs = 0 } = {}) {
 
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
-    const [, , kind, id, action] = url.pathname.split('/');
+    const [, , kind, id, action, messageId] = url.pathname.split('/');
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
@@ -33,6 +33,13 @@ export function fakeChatServer({ latencyMs = 0 } = {}) {
         if (outcome === 'network' || outcome === 'lost') throw new TypeError('Failed to fetch');
         if (outcome) return json(outcome, { error: { code: 'refused', message: `upload refused (${outcome})` } });
         return json(201, { url: `/api/files/chat/${id}/${uploads}` });
+      }
+      if (action === 'messages' && init.method === 'DELETE') {
+        // One's own message deleted for everyone (issue 24): kept as a row without its content.
+        const message = stored.find((m) => m.id === messageId);
+        if (!message) return json(404, { error: { code: 'not_found', message: 'Not found' } });
+        Object.assign(message, { content: '', deletedAt: message.deletedAt ?? new Date().toISOString() });
+        return json(200, { message });
       }
       if (action === 'messages' && init.method === 'POST') {
         const body = JSON.parse(String(init.body)) as { id: string; type: MessageType; content: string };

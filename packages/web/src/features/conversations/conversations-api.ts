@@ -5,6 +5,7 @@ import type {
   ChatList,
   ConversationRef,
   MessagePage,
+  MessageResult,
   SendMessageInput,
   SendMessageResult,
   UnreadCounts,
@@ -46,6 +47,15 @@ export const conversationsApi = {
   },
   send: (ref: ConversationRef, message: SendMessageInput) =>
     api<SendMessageResult>(`${conversationBase(ref)}/messages`, { body: message }),
+  /** Replaces the text of one's own text message (within the edit window). */
+  edit: (ref: ConversationRef, messageId: string, content: string) =>
+    api<MessageResult>(`${conversationBase(ref)}/messages/${encodeURIComponent(messageId)}`, {
+      method: 'PATCH',
+      body: { content },
+    }),
+  /** Deletes one's own message for everyone. */
+  remove: (ref: ConversationRef, messageId: string) =>
+    api<MessageResult>(`${conversationBase(ref)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
   markRead: (ref: ConversationRef) =>
     api<{ lastRead: number; unread: number }>(`${conversationBase(ref)}/read`, { body: {} }),
   /** The file is the request body; the server decides by its bytes what it is. */

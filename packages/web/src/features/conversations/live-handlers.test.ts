@@ -127,6 +127,42 @@ describe('conversation and group handlers on the real-time channel', () => {
     expect(client.getQueryData<GroupList>(groupListKey)!.groups.find((g) => g.id === 'g1')!.unread).toBe(0);
   });
 
+  it('show an edited or deleted message as it is now, in the history and the lists, and resync after its change', async () => {
+    open();
+    const history: History = {
+      pages: [{ messages: [message(9, chat), message(10, chat)], hasMore: false }],
+      pageParams: [undefined],
+    };
+    client.setQueryData(conversationKeys.messages(chat), history);
+    client.setQueryData<ChatList>(conversationKeys.list, {
+      chats: [{ chatId: chat.id, lastMessage: 'message 10', lastMessageTime: null, lastMessageSender: 'a' } as never],
+    });
+    client.setQueryData<GroupList>(groupListKey, { groups: [groupSummary('g1', '2023-01-01T00:00:00.000Z')] });
+    const deletedAt = new Date().toISOString();
+    event({ type: 'message.updated', message: { ...message(10, chat), content: '', deletedAt }, cursor: 30 });
+    event({
+      type: 'chat.updated',
+      conversation: chat,
+      last: { lastMessage: 'Message deleted', lastMessageTime: null, lastMessageSender: 'a' },
+    });
+    event({
+      type: 'chat.updated',
+      conversation: group,
+      last: { lastMessage: 'fixed words', lastMessageTime: null, lastMessageSender: 'a' },
+    });
+    const shown = client.getQueryData<History>(conversationKeys.messages(chat))!.pages[0]!.messages;
+    expect(shown.map((m) => [m.id, m.content, m.deletedAt])).toEqual([
+      ['m9', 'message 9', undefined],
+      ['m10', '', deletedAt],
+    ]);
+    expect(client.getQueryData<ChatList>(conversationKeys.list)!.chats[0]!.lastMessage).toBe('Message deleted');
+    expect(client.getQueryData<GroupList>(groupListKey)!.groups[0]!.lastMessage).toBe('fixed words');
+    // The next resync starts after the change.
+    FakeWebSocket.last.drop();
+    await vi.advanceTimersByTimeAsync(250);
+    expect(FakeWebSocket.last.url).toMatch(/\?cursor=30$/);
+  });
+
   it("keep the friends' unread counts as the server sends them", () => {
     open();
     client.setQueryData<UnreadCounts>(conversationKeys.unread, { total: 2, byFriend: { a: 2 } });

@@ -1,10 +1,10 @@
-import type { ChatInfo, ChatList, UnreadCounts } from '@studybuddy/shared/chat';
-import { previewOf } from '@studybuddy/shared/chat';
+import type { ChatInfo, ChatList, LastMessage, UnreadCounts } from '@studybuddy/shared/chat';
+import { messagePreview } from '@studybuddy/shared/chat';
 import type { QueryClient } from '@tanstack/react-query';
 import { realtime, type LiveHandlers } from '../../lib/realtime.ts';
 import { toast } from '../../ui/toast.ts';
 import { conversationKeys } from './conversations-api.ts';
-import { insertMessage } from './message-cache.ts';
+import { applyMessageUpdate, insertMessage } from './message-cache.ts';
 import { outbox } from './outbox.ts';
 
 const sum = (byFriend: Record<string, number>) => Object.values(byFriend).reduce((a, b) => a + b, 0);
@@ -29,9 +29,17 @@ export function applyChatUnread(client: QueryClient, chatId: string, friendId: s
  * returns. Groups keep their own list current (groups/live-handlers.ts).
  */
 export const conversationsLive: LiveHandlers = ({ client, me }) => {
+  /** A chat's last message, into the chat list and the chat's pane. */
+  const applyLast = (chatId: string, last: LastMessage) => {
+    client.setQueryData<ChatList>(conversationKeys.list, (d) =>
+      d ? { chats: d.chats.map((c) => (c.chatId === chatId ? { ...c, ...last } : c)) } : d,
+    );
+    client.setQueryData<ChatInfo>(conversationKeys.info(chatId), (d) => (d ? { ...d, ...last } : d));
+  };
   const offs = [
     outbox.bind(me, {
-      onSent: (message) => insertMessage(client, message),
+      // As the server has it now (a message taken back while it was being sent comes back deleted).
+      onSent: (message) => applyMessageUpdate(client, message),
       onFailed: (_entry, text) => toast.error(text),
     }),
     realtime.onStatus(() => {
@@ -43,15 +51,19 @@ export const conversationsLive: LiveHandlers = ({ client, me }) => {
       outbox.ack(message.id);
       const ref = message.conversation;
       if (ref.kind !== 'chat') return;
-      const last = {
-        lastMessage: previewOf(message.type, message.content),
+      applyLast(ref.id, {
+        // A resync brings a message as it is now: maybe deleted since.
+        lastMessage: messagePreview(message),
         lastMessageTime: message.createdAt,
         lastMessageSender: message.senderId,
-      };
-      client.setQueryData<ChatList>(conversationKeys.list, (d) =>
-        d ? { chats: d.chats.map((c) => (c.chatId === ref.id ? { ...c, ...last } : c)) } : d,
-      );
-      client.setQueryData<ChatInfo>(conversationKeys.info(ref.id), (d) => (d ? { ...d, ...last } : d));
+      });
+    }),
+
+    // Edited or deleted for everyone (by this student in another tab, or by the friend): every loaded history shows
+    // it as it is now; an unsent copy in this tab's outbox has reached the server, so it is done.
+    realtime.on('message.updated', ({ message }) => {
+      applyMessageUpdate(client, message);
+      outbox.ack(message.id);
     }),
 
     realtime.on('unread.changed', (e) => {
@@ -59,6 +71,8 @@ export const conversationsLive: LiveHandlers = ({ client, me }) => {
     }),
 
     realtime.on('chat.updated', (e) => {
+      // The chat's last message changed in place (edited or deleted).
+      if (e.conversation.kind === 'chat' && e.last) applyLast(e.conversation.id, e.last);
       const read = e.read;
       if (e.conversation.kind !== 'chat' || !read || read.userId === me) return;
       client.setQueryData<ChatInfo>(conversationKeys.info(e.conversation.id), (d) =>

@@ -1,8 +1,12 @@
+import { useRef, useState } from 'react';
 import { Anchor, Box, Button, Group, Image, Paper, Text } from '@mantine/core';
-import { Clock, RotateCw } from 'lucide-react';
-import type { MessageType } from '@studybuddy/shared/chat';
+import { Ban, Clock, RotateCw } from 'lucide-react';
+import { withinEditWindow, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { MessageMenu } from '../moderation/index.ts';
+import classes from './message-actions.module.css';
+import { outbox } from './outbox.ts';
+import { MessageEditor, OwnMessageMenu } from './own-message-actions.tsx';
 
 export interface BubbleMessage {
   id: string;
@@ -14,11 +18,23 @@ export interface BubbleMessage {
   /** Not acknowledged yet ('pending'), or given up on ('failed'). */
   state?: 'pending' | 'failed';
   error?: string;
+  /** Where a message the server has lives (its sender edits and deletes it there). */
+  conversation?: ConversationRef;
+  /** When its sender last edited it (ISO 8601). */
+  editedAt?: string;
+  /** Deleted for everyone: shown as "Message deleted". */
+  deletedAt?: string;
 }
+
+/** How long a touch is held before the message's menu opens. */
+const LONG_PRESS_MS = 500;
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
-/** One message: text, an image (opens full size) or a voice message played inline. */
+/**
+ * One message: text, an image (opens full size) or a voice message played inline; "Message deleted" once deleted
+ * for everyone. One's own message has a menu (⋯, or a long press) to edit a text in place or delete it.
+ */
 export function MessageBubble({
   message,
   showName,
@@ -30,38 +46,75 @@ export function MessageBubble({
   seen: boolean;
   onRetry?: () => void;
 }) {
-  const { mine } = message;
-  const body =
-    message.type === 'image' ? (
-      <Anchor href={message.content} target="_blank" rel="noreferrer" display="block">
-        <Image
-          src={message.content}
-          alt={MSG.chat.imageAlt(message.senderName)}
-          maw={260}
-          mah={260}
-          fit="contain"
-          radius="md"
-        />
-      </Anchor>
-    ) : message.type === 'voice' ? (
-      <audio
-        controls
-        preload="metadata"
+  const { mine, conversation } = message;
+  const deleted = !!message.deletedAt;
+  const sent = !message.state;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const press = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const hasMenu = mine && !deleted && !editing && (!sent || !!conversation);
+  const canEdit = sent && message.type === 'text' && withinEditWindow(message.createdAt);
+  // A long press (touch) or the context menu (right click, or a long press where the browser reports it) opens it.
+  const longPress = hasMenu
+    ? {
+        onContextMenu: (e: React.MouseEvent) => {
+          e.preventDefault();
+          setMenuOpen(true);
+        },
+        onTouchStart: () => {
+          clearTimeout(press.current);
+          press.current = setTimeout(() => setMenuOpen(true), LONG_PRESS_MS);
+        },
+        onTouchEnd: () => clearTimeout(press.current),
+        onTouchMove: () => clearTimeout(press.current),
+        onTouchCancel: () => clearTimeout(press.current),
+      }
+    : {};
+  const body = deleted ? (
+    <Text size="sm" fs="italic" c="dimmed" style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+      <Ban size={14} aria-hidden />
+      {MSG.chat.messageDeleted}
+    </Text>
+  ) : editing && conversation ? (
+    <MessageEditor
+      conversation={conversation}
+      messageId={message.id}
+      initial={message.content}
+      onDone={() => setEditing(false)}
+    />
+  ) : message.type === 'image' ? (
+    <Anchor href={message.content} target="_blank" rel="noreferrer" display="block">
+      <Image
         src={message.content}
-        aria-label={MSG.chat.voiceLabel(message.senderName)}
-        style={{ display: 'block', width: 'min(260px, 55vw)' }}
+        alt={MSG.chat.imageAlt(message.senderName)}
+        maw={260}
+        mah={260}
+        fit="contain"
+        radius="md"
       />
-    ) : (
-      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {message.content}
-      </Text>
-    );
+    </Anchor>
+  ) : message.type === 'voice' ? (
+    <audio
+      controls
+      preload="metadata"
+      src={message.content}
+      aria-label={MSG.chat.voiceLabel(message.senderName)}
+      style={{ display: 'block', width: 'min(260px, 55vw)' }}
+    />
+  ) : (
+    <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      {message.content}
+    </Text>
+  );
   return (
     <Box
       component="li"
       data-testid="message"
       data-message-id={message.id}
       data-state={message.state ?? 'sent'}
+      data-deleted={deleted || undefined}
+      data-edited={(!deleted && !!message.editedAt) || undefined}
+      className={classes.message}
       style={{ display: 'flex', flexDirection: 'column', alignItems: mine ? 'flex-end' : 'flex-start' }}
     >
       {showName && !mine && (
@@ -74,12 +127,28 @@ export function MessageBubble({
         py={6}
         radius="lg"
         maw="min(80%, 520px)"
-        bg={mine ? 'indigo.0' : 'gray.1'}
-        style={{ opacity: message.state === 'pending' ? 0.7 : 1 }}
+        w={editing ? 'min(80%, 520px)' : undefined}
+        bg={deleted ? 'transparent' : mine ? 'indigo.0' : 'gray.1'}
+        className={hasMenu ? classes.pressable : undefined}
+        style={{
+          opacity: message.state === 'pending' ? 0.7 : 1,
+          ...(deleted ? { border: '1px dashed var(--mantine-color-gray-4)' } : {}),
+        }}
+        {...longPress}
       >
         {body}
       </Paper>
       <Group gap={6} px={4} wrap="nowrap">
+        {/* One's own message: its menu (Edit, Delete) before its time; an unsent one can only be taken back. */}
+        {hasMenu && (
+          <OwnMessageMenu
+            opened={menuOpen}
+            onChange={setMenuOpen}
+            onEdit={canEdit ? () => setEditing(true) : undefined}
+            onDelete={sent ? undefined : () => outbox.cancel(message.id)}
+            deleteFor={sent && conversation ? { conversation, messageId: message.id } : undefined}
+          />
+        )}
         {message.state === 'pending' ? (
           <Text size="xs" c="dimmed" span>
             <Clock size={11} aria-hidden style={{ verticalAlign: -1 }} /> {MSG.chat.pending}
@@ -105,10 +174,13 @@ export function MessageBubble({
           <>
             <Text size="xs" c="dimmed" span>
               {time(message.createdAt)}
+              {message.editedAt && !deleted && (
+                <span title={MSG.chat.editedAt(time(message.editedAt))}>{` · ${MSG.chat.edited}`}</span>
+              )}
               {seen ? ` · ${MSG.chat.seen}` : ''}
             </Text>
-            {/* Others' messages can be reported from their menu. */}
-            {!mine && <MessageMenu messageId={message.id} />}
+            {/* Others' messages can be reported from their menu (not once deleted: nothing is left to report). */}
+            {!mine && !deleted && <MessageMenu messageId={message.id} />}
           </>
         )}
       </Group>

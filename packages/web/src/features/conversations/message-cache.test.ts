@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { ChatMessage, ConversationRef } from '@studybuddy/shared/chat';
 import { conversationKeys } from './conversations-api.ts';
-import { insertMessage, isOpen, markOpen, type History } from './message-cache.ts';
+import { applyMessageUpdate, insertMessage, isOpen, markOpen, type History } from './message-cache.ts';
 
 const chat: ConversationRef = { kind: 'chat', id: 'a_b' };
 const group: ConversationRef = { kind: 'group', id: 'g1' };
@@ -30,7 +30,36 @@ function load(client: QueryClient, ref: ConversationRef, pages: { cursors: numbe
 const cursors = (client: QueryClient, ref: ConversationRef) =>
   client.getQueryData<History>(conversationKeys.messages(ref))?.pages.map((p) => p.messages.map((m) => m.cursor));
 
+const contents = (client: QueryClient, ref: ConversationRef) =>
+  client.getQueryData<History>(conversationKeys.messages(ref))?.pages.flatMap((p) => p.messages.map((m) => m.content));
+
 describe('message cache', () => {
+  it('shows an edited or deleted message as it is now, never going back to an older state', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [1, 2, 3], hasMore: false }]);
+    const at = (s: number) => new Date(1_800_000_000_000 + s * 1000).toISOString();
+    const edited = { ...message(2), content: 'fixed', editedAt: at(1) };
+    applyMessageUpdate(client, edited);
+    expect(contents(client, chat)).toEqual(['message 1', 'fixed', 'message 3']);
+    // An older edit arriving late changes nothing.
+    applyMessageUpdate(client, { ...message(2), content: 'first fix', editedAt: at(0) });
+    expect(contents(client, chat)).toEqual(['message 1', 'fixed', 'message 3']);
+    const deleted = { ...message(2), content: '', deletedAt: at(2) };
+    applyMessageUpdate(client, deleted);
+    // A deletion is final: a later edit event (sent before it, delivered after) does not bring the text back.
+    applyMessageUpdate(client, { ...edited, editedAt: at(3) });
+    expect(client.getQueryData<History>(conversationKeys.messages(chat))!.pages[0]!.messages[1]).toEqual(deleted);
+    expect(cursors(client, chat)).toEqual([[1, 2, 3]]);
+  });
+
+  it('takes an update of a message it does not hold yet like a new message (a resync after a gap)', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [1, 2], hasMore: false }]);
+    applyMessageUpdate(client, { ...message(3), content: '', deletedAt: new Date().toISOString() });
+    expect(cursors(client, chat)).toEqual([[1, 2, 3]]);
+    expect(contents(client, chat)).toEqual(['message 1', 'message 2', '']);
+  });
+
   it('puts new messages into the newest page in cursor order, whatever order they arrive in', () => {
     const client = new QueryClient();
     load(client, chat, [{ cursors: [1, 2, 3], hasMore: false }]);

@@ -29,6 +29,39 @@ export function insertMessage(client: QueryClient, message: ChatMessage): void {
   });
 }
 
+/** Whether `next` is a later state of a message than `held` (a deletion is final; a later edit wins). */
+export function isNewerState(held: ChatMessage, next: ChatMessage): boolean {
+  if (held.deletedAt) return false;
+  if (next.deletedAt) return true;
+  return (next.editedAt ?? '') > (held.editedAt ?? '');
+}
+
+/**
+ * A message edited or deleted for everyone: its new state replaces the one in every loaded history (an older state
+ * arriving late changes nothing); a history that does not hold it yet takes it like a new message.
+ */
+export function applyMessageUpdate(client: QueryClient, message: ChatMessage): void {
+  let held = false;
+  client.setQueriesData<History>({ queryKey: conversationKeys.messages(message.conversation) }, (data) => {
+    if (!data) return data;
+    let changed = false;
+    const pages = data.pages.map((page) => {
+      if (!page.messages.some((m) => m.id === message.id)) return page;
+      held = true;
+      return {
+        ...page,
+        messages: page.messages.map((m) => {
+          if (m.id !== message.id || !isNewerState(m, message)) return m;
+          changed = true;
+          return message;
+        }),
+      };
+    });
+    return changed ? { ...data, pages } : data;
+  });
+  if (!held) insertMessage(client, message);
+}
+
 /** Conversations on screen now (their new messages are read at once, so they add no unread count). */
 const open = new Map<string, number>();
 const keyOf = (ref: ConversationRef) => `${ref.kind}:${ref.id}`;

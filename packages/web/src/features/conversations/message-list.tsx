@@ -78,6 +78,9 @@ export function MessageList({
       senderName: m.senderId ? m.senderName : MSG.chat.deletedUser,
       createdAt: m.createdAt,
       mine: m.senderId === me,
+      conversation: m.conversation,
+      editedAt: m.editedAt,
+      deletedAt: m.deletedAt,
     })),
     ...pending.map((p) => ({
       id: p.id,

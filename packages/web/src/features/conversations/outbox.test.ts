@@ -183,6 +183,26 @@ describe('outbox', () => {
     expect(server.sends).toEqual(['m1']);
   });
 
+  it('takes back a message: dropped before it is sent, deleted for everyone when it was on its way', async () => {
+    server = fakeChatServer({ latencyMs: 50 });
+    vi.stubGlobal('fetch', server.fetch);
+    const { box, hooks } = openTab();
+    box.add(text('m1'));
+    box.add(text('m2'));
+    await vi.advanceTimersByTimeAsync(10);
+    // m1 is on its way, m2 waits its turn.
+    box.cancel('m2');
+    box.cancel('m1');
+    expect(box.snapshot()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(server.sends).toEqual(['m1']);
+    expect(server.stored).toEqual([expect.objectContaining({ id: 'm1', content: '', deletedAt: expect.any(String) })]);
+    // The history hears of it as the server has it now: deleted.
+    expect(hooks.onSent).toHaveBeenCalledWith(expect.objectContaining({ id: 'm1', deletedAt: expect.any(String) }));
+    expect(hooks.onFailed).not.toHaveBeenCalled();
+    expect(localStorage.getItem('studybuddy.outbox.me')).toBeNull();
+  });
+
   it('tells its subscribers about every change', async () => {
     const { box } = openTab();
     const seen: string[][] = [];

@@ -77,6 +77,9 @@ export class Outbox {
   private running = false;
   private retryMs = 1000;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The entry being sent right now, and entries taken back while they were. */
+  private sending: string | null = null;
+  private readonly cancelled = new Set<string>();
 
   /** Starts sending for this user (restores their unsent text messages); returns the unbind function. */
   bind(userId: string, hooks: Hooks): () => void {
@@ -107,6 +110,15 @@ export class Outbox {
   }
 
   discard(id: string): void {
+    this.remove(id);
+  }
+
+  /**
+   * The student takes back a message not acknowledged yet: it is dropped; when it is being sent at this moment, it
+   * is deleted for everyone as soon as the server has it (the members then see "Message deleted").
+   */
+  cancel(id: string): void {
+    if (this.sending === id) this.cancelled.add(id);
     this.remove(id);
   }
 
@@ -156,11 +168,27 @@ export class Outbox {
       const entry = this.entries.find((e) => e.status === 'pending');
       if (!entry || !this.hooks) return;
       try {
+        this.sending = entry.id;
         const message = await this.deliver(entry);
+        this.sending = null;
+        if (this.cancelled.delete(entry.id)) {
+          // Taken back while it was on its way: the server has it now, so it is deleted for everyone.
+          await conversationsApi.remove(entry.conversation, entry.id).then(
+            (res) => this.hooks?.onSent(res.message),
+            (err: unknown) =>
+              this.hooks?.onFailed(
+                entry,
+                err instanceof ApiRequestError && err.message ? err.message : MSG.chat.deleteFailed,
+              ),
+          );
+          continue;
+        }
         this.hooks?.onSent(message);
         this.remove(entry.id);
         this.retryMs = 1000;
       } catch (err) {
+        this.sending = null;
+        if (this.cancelled.delete(entry.id)) continue;
         const failure = err instanceof Stage ? err : new Stage('send', err);
         if (failure.stage !== 'no-url' && transient(failure.error)) {
           this.retryTimer = setTimeout(() => {

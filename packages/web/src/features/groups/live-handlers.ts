@@ -1,5 +1,5 @@
 import type { GroupList } from '@studybuddy/shared/groups';
-import { previewOf } from '@studybuddy/shared/chat';
+import { messagePreview } from '@studybuddy/shared/chat';
 import { realtime, type LiveHandlers } from '../../lib/realtime.ts';
 import { blockedIdsIn } from '../blocks/index.ts';
 import { conversationKeys, isOpen } from '../conversations/index.ts';
@@ -12,7 +12,7 @@ export const groupsLive: LiveHandlers = ({ client, me }) => {
       const ref = message.conversation;
       if (ref.kind !== 'group') return;
       const last = {
-        lastMessage: previewOf(message.type, message.content),
+        lastMessage: messagePreview(message),
         lastMessageTime: message.createdAt,
         lastMessageSender: message.senderId,
       };
@@ -31,6 +31,15 @@ export const groupsLive: LiveHandlers = ({ client, me }) => {
                 .sort((a, b) => (b.lastMessageTime ?? b.createdAt).localeCompare(a.lastMessageTime ?? a.createdAt)),
             }
           : d,
+      );
+    }),
+
+    // A group's last message changed in place (edited or deleted for everyone).
+    realtime.on('chat.updated', (e) => {
+      const last = e.last;
+      if (e.conversation.kind !== 'group' || !last) return;
+      client.setQueriesData<GroupList>({ queryKey: groupKeys.lists }, (d) =>
+        d ? { groups: d.groups.map((g) => (g.id === e.conversation.id ? { ...g, ...last } : g)) } : d,
       );
     }),
 
