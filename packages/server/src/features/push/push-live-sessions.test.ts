@@ -4,7 +4,7 @@ import type { PushPayload } from '@studybuddy/shared/push-api';
 import { sessions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
-import { chatRef, friends, post } from '../chat/chat.test-kit.ts';
+import { befriend, chatRef, friends, post } from '../chat/chat.test-kit.ts';
 import { pushIdle } from './push.service.ts';
 import { browserKeys, decryptPush, startPushService, type BrowserKeys, type TestPushService } from './push.test-kit.ts';
 
@@ -43,18 +43,32 @@ describe('push reaches live sessions of enabled students only', () => {
       .map((r) => (JSON.parse(decryptPush(r.body, device.keys)) as PushPayload).body);
   }
 
+  /**
+   * Nothing more reaches `device` for what was sent before: a later notice to a live student's device (`fence`)
+   * arrives, then everything queued before it has been sent too (notices are looked up in the order written).
+   */
+  async function nothingMoreAt(device: { keys: BrowserKeys; path: string }, sender: TestUser, want: string[]) {
+    const [fence] = await friends(t.app, 1, ['Fence']);
+    await befriend(t.app, sender, fence!);
+    const fenceDevice = await subscribeDevice(fence!);
+    await post(t.app, sender, chatRef(sender, fence!), { content: 'fence' });
+    await expect.poll(() => bodiesAt(fenceDevice), { timeout: 30_000 }).toEqual(['fence']);
+    expect(await bodiesAt(device)).toEqual(want);
+  }
+
   it('sends nothing to a browser whose session has expired (the row is still there)', async () => {
     const [ada, ben] = await friends(t.app, 2, ['Ada', 'Ben']);
     const device = await subscribeDevice(ben);
     await post(t.app, ada, chatRef(ada, ben), { content: 'while signed in' });
-    expect(await bodiesAt(device)).toEqual(['while signed in']);
+    // Sent in the background after the answer: waited for, not assumed.
+    await expect.poll(() => bodiesAt(device), { timeout: 30_000 }).toEqual(['while signed in']);
 
     await t.app.ctx.db
       .update(sessions)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
       .where(eq(sessions.userId, ben.id));
     await post(t.app, ada, chatRef(ada, ben), { content: 'after the session ended' });
-    expect(await bodiesAt(device)).toEqual(['while signed in']);
+    await nothingMoreAt(device, ada, ['while signed in']);
   });
 
   it('sends nothing to a disabled student', async () => {
@@ -62,6 +76,6 @@ describe('push reaches live sessions of enabled students only', () => {
     const device = await subscribeDevice(ben);
     await t.app.ctx.db.update(users).set({ disabled: true }).where(eq(users.id, ben.id));
     await post(t.app, ada, chatRef(ada, ben), { content: 'to a disabled account' });
-    expect(await bodiesAt(device)).toEqual([]);
+    await nothingMoreAt(device, ada, []);
   });
 });
