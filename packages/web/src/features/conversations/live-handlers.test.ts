@@ -127,6 +127,15 @@ describe('conversation and group handlers on the real-time channel', () => {
     expect(client.getQueryData<GroupList>(groupListKey)!.groups.find((g) => g.id === 'g1')!.unread).toBe(0);
   });
 
+  it('fetch the group list again when a message comes for a group it does not hold yet (its fetch may be older)', () => {
+    open();
+    client.setQueryData<GroupList>(groupListKey, { groups: [groupSummary('g0', '2023-01-02T00:00:00.000Z')] });
+    event({ type: 'message.created', message: message(11, { kind: 'group', id: 'g0' }) });
+    expect(client.getQueryState(groupListKey)!.isInvalidated).toBe(false);
+    event({ type: 'message.created', message: message(12, group) });
+    expect(client.getQueryState(groupListKey)!.isInvalidated).toBe(true);
+  });
+
   it('show an edited or deleted message as it is now, in the history and the lists, and resync after its change', async () => {
     open();
     const history: History = {

@@ -19,6 +19,11 @@ export const groupsLive: LiveHandlers = ({ client, me }) => {
       const mine = message.senderId === me;
       // A student the reader blocked brings no unread count (the server counts the same way; issue 24).
       const fromBlocked = !!message.senderId && blockedIdsIn(client).has(message.senderId);
+      // A group the list does not hold yet (just created or joined: its list is being fetched, and that answer may
+      // have been read before this message was stored) is fetched again, so its row shows this message.
+      const listed = client
+        .getQueriesData<GroupList>({ queryKey: groupKeys.lists })
+        .some(([, d]) => d?.groups.some((g) => g.id === ref.id));
       client.setQueriesData<GroupList>({ queryKey: groupKeys.lists }, (d) =>
         d
           ? {
@@ -32,6 +37,7 @@ export const groupsLive: LiveHandlers = ({ client, me }) => {
             }
           : d,
       );
+      if (!listed) void client.invalidateQueries({ queryKey: groupKeys.lists });
     }),
 
     // A group's last message changed in place (edited or deleted for everyone).
