@@ -132,6 +132,8 @@ describe('one-to-one chat in Chromium (two students)', () => {
   it('refuses a 6 MB image and a PDF with the exact texts, in the UI and by the server', async () => {
     await ada.goto(chatWith(BEN));
     await composer(ada).waitFor();
+    // The history of the test above is loaded first: counted before it arrived, it grew by itself.
+    await bubbles(ada).first().waitFor();
     const before = await bubbles(ada).count();
 
     await fileInput(ada).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: SIX_MB });
