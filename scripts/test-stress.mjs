@@ -1,8 +1,11 @@
-// `npm run test:stress -- [--runs N] [--busy N] <stage>…`: runs test stages (those of `npm test`) while other
-// processes keep cores busy, until they pass N times in a row (default 5) or one fails, so a test that holds only
-// on a quiet machine shows up here rather than in CI. Prints each run's stage times, total and load average.
+// `npm run test:stress -- [--runs N] [--busy N] [--fresh] <stage>…`: runs test stages (those of `npm test`) while
+// other processes keep cores busy, until they pass N times in a row (default 5) or one fails, so a test that holds
+// only on a quiet machine shows up here rather than in CI. Prints each run's stage times, total and load average.
+// `--fresh` runs CI's own command instead (`.ci/run`, every stage) in a fresh clone of HEAD for each run.
 import { spawn, spawnSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -13,7 +16,30 @@ const option = (name, fallback) => {
 };
 const runs = option('--runs', 5);
 const busy = option('--busy', 1);
-const stages = args;
+const fresh = args.includes('--fresh');
+const stages = args.filter((a) => a !== '--fresh');
+
+function runOnce(run) {
+  const options = { stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 };
+  if (!fresh) return spawnSync(process.execPath, ['scripts/test.mjs', ...stages], options);
+  const dir = mkdtempSync(join(tmpdir(), 'studybuddy-fresh-'));
+  try {
+    spawnSync('git', ['clone', '--quiet', '--no-local', '.', dir], { stdio: 'inherit' });
+    console.log(
+      `Fresh clone of ${spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()} in ${dir}`,
+    );
+    const r = spawnSync(join(dir, '.ci/run'), [], { ...options, cwd: dir });
+    // Each run's per-file JSON reports outlive the clone, for the slowest files.
+    const kept = join(tmpdir(), 'studybuddy-stress', `run-${run}`);
+    rmSync(kept, { recursive: true, force: true });
+    const reports = join(dir, 'node_modules/.test-results');
+    if (existsSync(reports)) cpSync(reports, kept, { recursive: true });
+    console.log(`Reports kept in ${kept}`);
+    return r;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 // A busy loop per core asked for, at normal priority: it competes with the tests as a second workload would.
 const loop = 'for(;;){let x=0;for(let i=0;i<1e7;i++)x+=i;if(x<0)break}';
@@ -26,15 +52,12 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-console.log(`Stress: ${busy} busy core(s), stages ${stages.join(' ') || '(all)'}, ${runs} run(s) in a row.`);
+const what = fresh ? 'CI (.ci/run) in a fresh clone' : `stages ${stages.join(' ') || '(all)'}`;
+console.log(`Stress: ${busy} busy core(s), ${what}, ${runs} run(s) in a row.`);
 
 for (let i = 1; i <= runs; i++) {
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['scripts/test.mjs', ...stages], {
-    stdio: ['inherit', 'pipe', 'inherit'],
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-  });
+  const r = runOnce(i);
   process.stdout.write(r.stdout ?? '');
   const times = [...(r.stdout ?? '').matchAll(/━━ ([^━\n]+): (\d+ s) ━━/g)].map((m) => `${m[1]} ${m[2]}`);
   const total = ((Date.now() - started) / 1000).toFixed(0);
