@@ -35,6 +35,7 @@ export type {
   DocumentPageDto,
   DocumentQuestionDto,
   DocumentSearchHit,
+  ShortAnswerDto,
   SummaryResponse,
   UploadDocumentResponse,
 } from './documents-responses.ts';

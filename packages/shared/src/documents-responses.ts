@@ -50,10 +50,24 @@ export const citationSchema = z.object({
 });
 export type CitationDto = z.infer<typeof citationSchema>;
 
+/** The words that answer (a date, a name, a number, a phrase) in the sentence they come from; the sentence's
+ * page is the answer's first citation. */
+export const shortAnswerSchema = z.object({
+  text: z.string(),
+  sentence: z.string(),
+  /** Offsets of `text` in `sentence`. */
+  start: z.number(),
+  end: z.number(),
+});
+export type ShortAnswerDto = z.infer<typeof shortAnswerSchema>;
+
 export const documentQuestionSchema = z.object({
   id: z.string(),
   question: z.string(),
   answer: z.string(),
+  /** Null when no short answer was found (or for answers stored before short answers existed). */
+  shortAnswer: shortAnswerSchema.nullable(),
+  /** The sentence's passage first, then further passages. */
   citations: z.array(citationSchema),
   found: z.boolean(),
   createdAt: z.string(),
@@ -123,6 +137,7 @@ export const summaryFailedSchema = z.object({
 
 export const askDocumentResponseSchema = z.object({
   answer: z.string(),
+  shortAnswer: shortAnswerSchema.nullable(),
   citations: z.array(citationSchema),
   found: z.boolean(),
   engine: summaryEngine,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { CitationDto } from '@studybuddy/shared/documents-api';
+import type { CitationDto, ShortAnswerDto } from '@studybuddy/shared/documents-api';
 import { at, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
@@ -88,6 +88,8 @@ export const documentQuestions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     question: text('question').notNull(),
     answer: text('answer').notNull(),
+    /** The words that answer in their sentence (issue 28); null when none was found. */
+    shortAnswer: jsonb('short_answer').$type<ShortAnswerDto>(),
     citations: jsonb('citations')
       .$type<CitationDto[]>()
       .notNull()

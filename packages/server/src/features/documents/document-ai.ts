@@ -1,10 +1,11 @@
-import type { CitationDto, SummaryEngine } from '@studybuddy/shared/documents-api';
+import type { CitationDto, ShortAnswerDto, SummaryEngine } from '@studybuddy/shared/documents-api';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Config } from '../../config.ts';
 import type { JobLog } from '../../platform/jobs/job-queue.ts';
 import type { AnswerResult, NlpSource, SummaryResult } from './extraction/extract-types.ts';
 import { chatCompletion } from './llm/llm-client.ts';
-import { answerPrompt, citedNumbers, saysNotFound, summaryPrompt } from './llm/llm-prompts.ts';
+import { readModelAnswer } from './llm/llm-answer.ts';
+import { answerPrompt, saysNotFound, summaryPrompt } from './llm/llm-prompts.ts';
 import type { NlpLane } from './nlp-lane.ts';
 import type { PageText } from './text-types.ts';
 
@@ -16,6 +17,8 @@ export interface SummaryOutcome {
 
 export interface AnswerOutcome {
   answer: string;
+  /** The words that answer, in their sentence; the sentence's page is the first citation. */
+  shortAnswer: ShortAnswerDto | null;
   citations: CitationDto[];
   found: boolean;
   engine: SummaryEngine;
@@ -31,11 +34,16 @@ export interface DocumentAi {
   answerContent(key: string, name: string, content: string, question: string): Promise<AnswerOutcome>;
 }
 
-/** The offline answer as text: the sentences, then where they are. */
+/** An answer as text, short answer first: the words, then the sentence they come from and where it is. */
+export function answerText(short: string | null, sentences: string, where: string | undefined): string {
+  const quoted = `${sentences}${where ? ` (${where})` : ''}`;
+  return short ? `${short}\n${quoted}` : quoted;
+}
+
+/** The offline answer as text (or that the document does not hold it). */
 export function offlineAnswerText(result: AnswerResult): string {
   if (!result.found || !result.sentences.length) return MSG.courses.notInDocument;
-  const where = result.citations[0]?.label;
-  return `${result.sentences.join(' ')}${where ? ` (${where})` : ''}`;
+  return answerText(result.short?.text ?? null, result.sentences.join(' '), result.citations[0]?.label);
 }
 
 /**
@@ -65,6 +73,7 @@ export function createDocumentAi(llm: Config['llm'], nlp: NlpLane, log: JobLog):
     const offline = await nlp.run<AnswerResult>({ op: 'answer', key, question, ...source });
     const fallback: AnswerOutcome = {
       answer: offlineAnswerText(offline),
+      shortAnswer: offline.found ? offline.short : null,
       citations: offline.found ? offline.citations : [],
       found: offline.found,
       engine: 'offline',
@@ -74,12 +83,15 @@ export function createDocumentAi(llm: Config['llm'], nlp: NlpLane, log: JobLog):
       const context = offline.context;
       const reply = await chatCompletion(llm, answerPrompt(name, question, context), { maxTokens: 500 });
       if (saysNotFound(reply)) {
-        return { answer: MSG.courses.notInDocument, citations: [], found: false, engine: 'llm' };
+        return { answer: MSG.courses.notInDocument, shortAnswer: null, citations: [], found: false, engine: 'llm' };
       }
-      const cited = citedNumbers(reply, context.length);
-      const used = (cited.length ? cited : [1]).map((n) => context[n - 1]!);
+      // Short answer first, as offline: the words, then the cited sentence and its page.
+      const read = readModelAnswer(reply, context);
+      const used = (read.cited.length ? read.cited : [1]).map((n) => context[n - 1]!);
+      const answer = read.short ? answerText(read.short.text, read.short.sentence, used[0]!.label) : reply;
       return {
-        answer: reply,
+        answer,
+        shortAnswer: read.short,
         citations: used.map((p) => ({
           unit: p.unit,
           page: p.page,

@@ -53,6 +53,7 @@ export function toQuestionDto(row: QuestionRow): DocumentQuestionDto {
     id: row.id,
     question: row.question,
     answer: row.answer,
+    shortAnswer: row.shortAnswer ?? null,
     citations: row.citations as CitationDto[],
     found: row.found,
     createdAt: row.createdAt.toISOString(),

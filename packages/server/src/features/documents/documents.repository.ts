@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { CitationDto, DocumentErrorKind, DocumentStatus } from '@studybuddy/shared/documents-api';
+import type { CitationDto, DocumentErrorKind, DocumentStatus, ShortAnswerDto } from '@studybuddy/shared/documents-api';
 import type { Db } from '../../db/connect.ts';
 import { courseDocuments, documentPages, documentQuestions } from '../../db/schema/documents.ts';
 import type { ExtractedPage } from './extraction/extract-types.ts';
@@ -231,6 +231,7 @@ export async function insertQuestion(
     userId: string;
     question: string;
     answer: string;
+    shortAnswer: ShortAnswerDto | null;
     citations: CitationDto[];
     found: boolean;
     engine: string;

@@ -368,6 +368,7 @@ export function createDocumentsService(deps: {
         userId,
         question: input.question,
         answer: out.answer,
+        shortAnswer: out.shortAnswer,
         citations: out.citations,
         found: out.found,
         engine: out.engine,

@@ -1,5 +1,5 @@
 import { fileExtension } from '@studybuddy/shared/documents';
-import type { CitationDto, DocumentErrorKind, TextUnit } from '@studybuddy/shared/documents-api';
+import type { CitationDto, DocumentErrorKind, ShortAnswerDto, TextUnit } from '@studybuddy/shared/documents-api';
 import type { PageText } from '../text-types.ts';
 
 /** Which reader handles a file. 'none' has no text we can read (video, audio, legacy binary Office files). */
@@ -77,6 +77,8 @@ export interface SummaryResult {
 
 export interface AnswerResult {
   found: boolean;
+  /** The words that answer, in their sentence (the first citation's page). */
+  short: ShortAnswerDto | null;
   sentences: string[];
   citations: CitationDto[];
   context: { page: number; unit: TextUnit; label: string; text: string; start: number; end: number }[];

@@ -37,7 +37,9 @@ export function answerPrompt(name: string, question: string, passages: ContextPa
       role: 'system',
       content:
         'You answer questions about a course document using only the numbered passages given. ' +
-        'Cite the passages you used as [1], [2] and so on. If the passages do not contain the answer, reply ' +
+        'Reply in two lines. First line: the short answer alone (a date, a name, a number or a few words), ' +
+        'not a sentence. Second line: the sentence of the passages that gives it, copied exactly, followed by ' +
+        'its passage number as [1], [2] and so on. If the passages do not contain the answer, reply ' +
         `exactly: ${MSG.courses.notInDocument}`,
     },
     { role: 'user', content: `Document: ${name}\n\nPassages:\n${numbered}\n\nQuestion: ${question}` },

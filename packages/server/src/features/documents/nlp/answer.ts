@@ -2,6 +2,9 @@ import MiniSearch from 'minisearch';
 import type { CitationDto } from '@studybuddy/shared/documents-api';
 import type { Passage } from './passages.ts';
 import { quote } from './summarise.ts';
+import { answerSpan, type Span } from './answer-span.ts';
+import { questionKind } from './question-kind.ts';
+import { rankSentences, termWeights, type RankedSentence } from './sentence-rank.ts';
 import { queryTerms, type Sentence } from './text-analysis.ts';
 
 export interface RetrievalIndex {
@@ -9,13 +12,25 @@ export interface RetrievalIndex {
   search: MiniSearch<{ id: number; terms: string }>;
 }
 
+/** The words that answer, in the sentence they come from (offsets of the words in that sentence). */
+export interface ShortAnswer {
+  text: string;
+  sentence: string;
+  start: number;
+  end: number;
+}
+
 export interface OfflineAnswer {
   found: boolean;
-  /** The most relevant sentences, as the answer. */
+  /** The span that answers (a date, a name, a number, a phrase), when one was found. */
+  short: ShortAnswer | null;
+  /** The sentence the answer comes from (or the key sentences, for an overview question). */
   sentences: string[];
   citations: CitationDto[];
   /** Best passages for a language model to answer from (best first). */
   context: Passage[];
+  /** Share of the question's weight the answering sentence holds (what "not in the document" is judged on). */
+  support: number;
 }
 
 /** BM25 (MiniSearch) over passages, on the same stems the question is reduced to. */
@@ -58,18 +73,34 @@ export function isOverviewQuestion(question: string, terms: string[]): boolean {
   return OVERVIEW_WORDING.test(question) && terms.every((t) => OVERVIEW_TERMS.has(t));
 }
 
-const DATE_LIKE =
-  /\b(\d{1,2}[/.-]\d{1,2}|\d{4}|jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|week \d+|\d{1,2}(:\d{2})?\s?(am|pm))\b/i;
+/** A sentence holding less of the question's weight than this is no answer ("not in the document"). */
+export const MIN_COVERAGE = 0.25;
+/** How many of the best sentences are read for a short answer, and how much its fit weighs against theirs. */
+export const SPAN_TUNING = { sentencesRead: 5, spanWeight: 0.6 };
 
 /**
- * Answers from the document alone: the passages that best match the question (BM25), then their sentences
- * that carry most of the question's rarer words. Says it found nothing when too few of the question's
- * words occur in the best passage.
+ * Answers from the document alone: the sentences of the passages BM25 retrieved, re-ranked (question words
+ * close together and in order, their passage's score), the best few read for a short answer of the kind the
+ * question asks (a date for "when", a name for "who"…); the answer is that span, its sentence and page, then
+ * further passages. Says it found nothing when the best sentence holds too little of the question's weight.
  */
-export function answerOffline(index: RetrievalIndex, question: string, overview: Sentence[] = []): OfflineAnswer {
+export function answerOffline(
+  index: RetrievalIndex,
+  question: string,
+  overview: Sentence[] = [],
+  { minCoverage = MIN_COVERAGE }: { minCoverage?: number } = {},
+): OfflineAnswer {
   const terms = queryTerms(question);
   const { passages, search } = index;
-  if (!passages.length) return { found: false, sentences: [], citations: [], context: [] };
+  const none = (context: Passage[], support = 0): OfflineAnswer => ({
+    found: false,
+    short: null,
+    sentences: [],
+    citations: [],
+    context,
+    support,
+  });
+  if (!passages.length) return none([]);
 
   // The passages holding the document's key sentences: context for overview questions, and for a model
   // when no passage shares a word with the question (it may still find a paraphrase).
@@ -79,47 +110,50 @@ export function answerOffline(index: RetrievalIndex, question: string, overview:
   if (isOverviewQuestion(question, terms) && overview.length) {
     return {
       found: true,
+      short: null,
       sentences: overview.slice(0, 4).map((s) => s.text),
       citations: unique.slice(0, 1).map(citationOf),
       context: unique.length ? unique.slice(0, 3) : passages.slice(0, 3),
+      support: 1,
     };
   }
 
-  if (!terms.length) return { found: false, sentences: [], citations: [], context: unique };
-  const hits = search.search(terms.join(' '), { combineWith: 'OR', fuzzy: (t) => (t.length > 5 ? 0.2 : false) });
-  const context = hits.length ? hits.slice(0, 4).map((h) => passages[h.id as number]!) : unique;
-  const best = hits[0];
-  const needed = Math.max(1, Math.ceil(terms.length * 0.3));
-  if (!best || best.queryTerms.length < needed) return { found: false, sentences: [], citations: [], context };
+  if (!terms.length) return none(unique);
+  const weights = termWeights(passages, terms);
+  const ranked = rankSentences(passages, search, terms, weights);
+  const context = ranked.length ? distinctPassages(ranked, 4) : unique;
+  if (!ranked.length) return none(context);
 
-  // Passages holding each question word, in one pass over the passages (not one per word).
-  const counts = new Map(terms.map((t) => [t, 0]));
-  for (const p of passages) for (const t of new Set(p.terms)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
-  const n = passages.length;
-  const weights = new Map(terms.map((t) => [t, Math.log(1 + (n - counts.get(t)! + 0.5) / (counts.get(t)! + 0.5))]));
-  const wantsDate = /^\s*(when|what (date|time|day))\b/i.test(question);
-  const top = context.slice(0, 2);
-  const scored = top.flatMap((p, rank) =>
-    p.sentences.map((s, i) => {
-      const set = new Set(s.terms);
-      let score = 0;
-      for (const [t, w] of weights) if (set.has(t)) score += w;
-      if (wantsDate && DATE_LIKE.test(s.text)) score *= 1.5;
-      return { p, s, i, score: score * (rank === 0 ? 1 : 0.85) };
-    }),
-  );
-  scored.sort((a, b) => b.score - a.score);
-  const first = scored[0]!;
-  const chosen = [first];
-  const follower = first.p.sentences[first.i + 1];
-  const second = scored.find((x) => x !== first && x.p === first.p && x.score >= first.score * 0.7);
-  if (second) chosen.push(second);
-  else if (follower && first.s.words < 12) chosen.push({ ...first, s: follower, i: first.i + 1 });
-  chosen.sort((a, b) => a.i - b.i);
+  const kind = questionKind(question);
+  const stems = new Set(terms);
+  const top = ranked[0]!.score || 1;
+  let best: { r: RankedSentence; span: Span | null; score: number } | null = null;
+  for (const r of ranked.slice(0, SPAN_TUNING.sentencesRead)) {
+    const span = answerSpan(quote(r.sentence.text), stems, kind);
+    const score = r.score / top + (SPAN_TUNING.spanWeight * Math.max(0, span?.score ?? 0)) / 4;
+    if (!best || score > best.score) best = { r, span, score };
+  }
+  const { r, span } = best!;
+  if (r.coverage < minCoverage) return none(context, r.coverage);
+
+  const sentence = quote(r.sentence.text);
+  const further = context.filter((p) => p !== r.passage).slice(0, 2);
   return {
     found: true,
-    sentences: chosen.map((c) => quote(c.s.text)),
-    citations: [citationOf(first.p)],
-    context,
+    short: span ? { text: span.text, sentence, start: span.start, end: span.end } : null,
+    sentences: [sentence],
+    citations: [citationOf(r.passage), ...further.map(citationOf)],
+    context: [r.passage, ...context.filter((p) => p !== r.passage)].slice(0, 4),
+    support: r.coverage,
   };
+}
+
+/** The passages of the ranked sentences, best first, each once. */
+function distinctPassages(ranked: RankedSentence[], n: number): Passage[] {
+  const out: Passage[] = [];
+  for (const r of ranked) {
+    if (!out.includes(r.passage)) out.push(r.passage);
+    if (out.length === n) break;
+  }
+  return out;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "document_questions" ADD COLUMN "short_answer" jsonb;

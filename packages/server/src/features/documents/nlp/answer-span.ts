@@ -1,0 +1,183 @@
+import type { AnswerKind, QuestionKind } from './question-kind.ts';
+import { sentenceTokens, type Token } from './sentence-tokens.ts';
+
+/** A short answer found in a sentence: its text and offsets in the sentence, and how well it fits. */
+export interface Span {
+  text: string;
+  start: number;
+  end: number;
+  score: number;
+  /** Whether it is of the kind the question asks for (a date for "when", a number for "how many"…). */
+  typed: boolean;
+}
+
+type Shape = 'date' | 'year' | 'number' | 'ordinal' | 'duration' | 'name' | 'noun' | 'clause';
+
+interface Candidate {
+  from: number;
+  to: number;
+  shape: Shape;
+}
+
+/** Words an answer neither starts nor ends with. */
+const EDGE_POS = new Set(['ADP', 'DET', 'CCONJ', 'SCONJ', 'PRON', 'PART', 'AUX', 'PUNCT']);
+export const SPAN_WEIGHTS = { side: 0.5, near: 1.5 };
+const CONNECTORS = new Set(['of', 'the', 'de', 'and', 'la', 'von', 'van', 'du', 'del', 'der', '&']);
+const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
+const PLACE_PREPOSITIONS = new Set(['in', 'at', 'from', 'to', 'near', 'into', 'across', 'throughout', 'within']);
+const REASON_MARKERS = new Set(['because', 'due', 'since', 'as', 'so', 'order']);
+const CENTURY = /^(?:century|centuries|millennium|decade|decades|bc|bce|ad|ce)$/;
+
+const isWord = (t: Token) => t.type === 'word' || t.type === 'number' || t.type === 'ordinal';
+const isYear = (t: Token) => /^(?:1\d{3}|20\d{2}|\d{2,3}0s)$|^(?:1\d{3}|20\d{2})s$/.test(t.text);
+
+function entityShape(t: Token): Shape | null {
+  switch (t.entity) {
+    case 'DATE':
+    case 'TIME':
+      return 'date';
+    case 'DURATION':
+      return 'duration';
+    case 'ORDINAL':
+      return 'ordinal';
+    case 'CARDINAL':
+      return isYear(t) ? 'year' : 'number';
+    case 'MONEY':
+    case 'PERCENT':
+      return 'number';
+    default:
+      return null;
+  }
+}
+
+/** Stretches of the sentence that could be a short answer: entities, proper-name runs, noun chunks, clauses. */
+function candidates(tokens: Token[]): Candidate[] {
+  const out: Candidate[] = [];
+  // Entities (wink: dates, times, durations, cardinals, ordinals, money, percentages).
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.entity && t.entityStart === i) {
+      const shape = entityShape(t);
+      if (!shape) continue;
+      let to = t.entityEnd;
+      // "10th century", "1,000 men", "$5 million": the unit word belongs to the answer.
+      const unit = tokens[to + 1];
+      if (unit && (CENTURY.test(unit.lower) || (shape === 'number' && unit.pos === 'NOUN'))) {
+        out.push({ from: i, to, shape });
+        to++;
+      }
+      out.push({ from: i, to, shape });
+    } else if (!t.entity && (t.type === 'number' || isYear(t))) {
+      out.push({ from: i, to: i, shape: isYear(t) ? 'year' : 'number' });
+    }
+  }
+  // Runs of proper nouns, with "of", "the", "and" between two of them.
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.pos !== 'PROPN') continue;
+    let j = i;
+    while (j + 1 < tokens.length) {
+      const n = tokens[j + 1]!;
+      if (n.pos === 'PROPN') j++;
+      else if (CONNECTORS.has(n.lower) && tokens[j + 2]?.pos === 'PROPN') j += 2;
+      else break;
+    }
+    out.push({ from: i, to: j, shape: 'name' });
+    i = j;
+  }
+  // Noun chunks (adjectives, numbers and nouns ending in a noun), and a chunk with its "of …" tail.
+  for (let i = 0; i < tokens.length; i++) {
+    if (!NOUNISH.has(tokens[i]!.pos) || tokens[i]!.stop) continue;
+    let j = i;
+    while (j + 1 < tokens.length && NOUNISH.has(tokens[j + 1]!.pos)) j++;
+    let end = j;
+    while (end >= i && !['NOUN', 'PROPN'].includes(tokens[end]!.pos)) end--;
+    if (end >= i) {
+      out.push({ from: i, to: end, shape: 'noun' });
+      const of = tokens[end + 1];
+      if (of?.lower === 'of') {
+        let k = end + 2;
+        if (tokens[k]?.pos === 'DET') k++;
+        let m = k;
+        while (m < tokens.length && NOUNISH.has(tokens[m]!.pos)) m++;
+        if (m > k && ['NOUN', 'PROPN'].includes(tokens[m - 1]!.pos)) out.push({ from: i, to: m - 1, shape: 'noun' });
+      }
+    }
+    i = j;
+  }
+  // "because …", "due to …": the clause up to the next comma or the end.
+  for (let i = 0; i < tokens.length; i++) {
+    if (!REASON_MARKERS.has(tokens[i]!.lower)) continue;
+    if (tokens[i]!.lower === 'as' && tokens[i + 1]?.lower !== 'a') continue;
+    let from = i + 1;
+    while (from < tokens.length && /^(?:to|of|a|result)$/.test(tokens[from]!.lower)) from++;
+    let to = from;
+    while (to + 1 < tokens.length && tokens[to + 1]!.type !== 'punctuation') to++;
+    if (to >= from && from < tokens.length) out.push({ from, to, shape: 'clause' });
+  }
+  // "by …ing …": how something is done.
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.lower !== 'by' && tokens[i]!.lower !== 'through') continue;
+    let to = i + 1;
+    while (to + 1 < tokens.length && tokens[to + 1]!.type !== 'punctuation' && to - i < 8) to++;
+    if (to > i && to < tokens.length) out.push({ from: i + 1, to, shape: 'clause' });
+  }
+  return out;
+}
+
+const FITS: Record<AnswerKind, Partial<Record<Shape, number>>> = {
+  date: { date: 3, year: 3, ordinal: 1.5, duration: 1, number: 0.5 },
+  number: { number: 3, duration: 2.5, ordinal: 1, year: 0.5, date: 0.5 },
+  person: { name: 2.5, noun: 0.3 },
+  place: { name: 2.5, noun: 0.5 },
+  name: { name: 2.5, noun: 0.8 },
+  thing: { noun: 1.5, name: 1.3, number: 0.3, date: 0.3, year: 0.3 },
+  reason: { clause: 3, noun: 0.2 },
+  manner: { clause: 2.5, noun: 0.6, name: 0.3 },
+};
+
+/**
+ * The stretch of a sentence that answers the question: candidates of the asked kind, near the question's
+ * words in the sentence, and not made of them. Null when the sentence holds no candidate at all.
+ */
+export function answerSpan(sentence: string, questionStems: Set<string>, question: QuestionKind): Span | null {
+  const tokens = sentenceTokens(sentence);
+  const inQuestion = tokens.map((t) => isWord(t) && (questionStems.has(t.stem) || questionStems.has(t.lower)));
+  const anchors = inQuestion.flatMap((q, i) => (q && !tokens[i]!.stop ? [i] : []));
+  let best: Span | null = null;
+  for (const c of candidates(tokens)) {
+    // Words of the question at either edge are not part of the answer ("the river Rhine" for "which river").
+    let { from, to } = c;
+    while (from <= to && (inQuestion[from] || tokens[from]!.pos === 'DET' || tokens[from]!.type === 'punctuation')) {
+      from++;
+    }
+    while (to >= from && (inQuestion[to] || tokens[to]!.type === 'punctuation' || EDGE_POS.has(tokens[to]!.pos))) {
+      to--;
+    }
+    while (from <= to && EDGE_POS.has(tokens[from]!.pos)) from++;
+    if (from > to) continue;
+    const words = tokens.slice(from, to + 1).filter(isWord);
+    if (!words.length || words.every((w) => w.stop)) continue;
+    const overlap = words.filter((_, k) => inQuestion[from + k]).length / words.length;
+    const fit = FITS[question.kind][c.shape] ?? 0;
+    let score = fit - 3 * overlap;
+    if (question.kind === 'place' && PLACE_PREPOSITIONS.has(tokens[c.from - 1]?.lower ?? '')) score += 0.7;
+    if (question.focus) {
+      const before = tokens[c.from - 1]?.lower;
+      const after = tokens[c.to + 1]?.lower;
+      if (before === question.focus || after === question.focus) score += 1;
+    }
+    // Near the question's words in the sentence.
+    if (anchors.length) {
+      const d = Math.min(...anchors.map((a) => (a < from ? from - a : a > to ? a - to : 0)));
+      score += SPAN_WEIGHTS.near / (1 + d / 3);
+      // The subject of "Who made…" stands before the question's words; other answers after the first of them.
+      if (question.subject ? to < anchors[0]! : from > anchors[0]!) score += SPAN_WEIGHTS.side;
+    }
+    if (words.length > 5) score -= 0.12 * (words.length - 5);
+    const text = sentence.slice(tokens[from]!.start, tokens[to]!.end);
+    if (!best || score > best.score) {
+      best = { text, start: tokens[from]!.start, end: tokens[to]!.end, score, typed: fit >= 2 };
+    }
+  }
+  return best;
+}
