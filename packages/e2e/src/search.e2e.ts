@@ -185,4 +185,79 @@ describe('one search box in Chromium', () => {
     expect(await eve.getByText('Ada Lovelace').first().isVisible()).toBe(true);
     await eve.close();
   });
+
+  /** Holds every request `pattern` matches until the returned release is called; `asked` settles at the first. */
+  async function hold(page: Page, pattern: string) {
+    let release!: () => void;
+    let seen!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const asked = new Promise<void>((resolve) => (seen = resolve));
+    await page.route(pattern, async (route) => {
+      seen();
+      await released;
+      await route.continue();
+    });
+    return { asked, release };
+  }
+
+  /** The dialog opens by itself with `typed` in its box and the results for it. */
+  async function expectOpenedWith(page: Page, typed: string, found: number) {
+    await input(page).waitFor();
+    await page.waitForFunction(
+      ([label, value]) => document.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`)?.value === value,
+      [MSG.search.label, typed] as const,
+    );
+    await dialog(page)
+      .getByRole('status')
+      .filter({ hasText: MSG.search.results(found) })
+      .waitFor();
+    expect(await input(page).evaluate((el) => el === document.activeElement)).toBe(true);
+  }
+
+  it('Ctrl+K pressed as the page loads, before the shell is there, opens the search with what was typed meanwhile', async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    await logIn(page, server.url, ADA);
+    // The next load's session answer waits: the keys are pressed while the page shows only its loading screen.
+    const session = await hold(page, '**/api/auth/session');
+    await page.goto(`${server.url}/notifications`, { waitUntil: 'domcontentloaded' });
+    await session.asked;
+    await page.keyboard.press('Control+KeyK');
+    await page.keyboard.type('xyl');
+    expect(await page.getByRole('heading', { name: MSG.notifications.title }).count()).toBe(0);
+    session.release();
+    await expectOpenedWith(page, 'xyl', 3);
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    await page.close();
+  });
+
+  it('Ctrl+K pressed right after navigation, with the search code still on its way, opens it once the code arrives', async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    await logIn(page, server.url, ADA);
+    const chunk = await hold(page, '**/assets/search-dialog-*.js');
+    await page.goto(`${server.url}/notifications`, { waitUntil: 'domcontentloaded' });
+    await page.keyboard.press('Control+KeyK');
+    await page.keyboard.type('xylo');
+    await page.keyboard.press('Backspace');
+    await page.getByRole('heading', { name: MSG.notifications.title }).waitFor();
+    await chunk.asked;
+    expect(await dialog(page).count()).toBe(0);
+    chunk.release();
+    await expectOpenedWith(page, 'xyl', 3);
+    await page.close();
+  });
+
+  it('Ctrl+K on the way to the log-in page keeps nothing: the log-in form takes what is typed there', async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(`${server.url}/friends`, { waitUntil: 'domcontentloaded' });
+    await page.keyboard.press('Control+KeyK');
+    await page.keyboard.type('abc');
+    await page.waitForURL((url) => url.pathname === '/login');
+    const email = page.getByLabel('Email', { exact: true });
+    await email.click();
+    await page.keyboard.type(ADA);
+    expect(await email.inputValue()).toBe(ADA);
+    expect(await dialog(page).count()).toBe(0);
+    await page.close();
+  });
 });

@@ -8,6 +8,7 @@ import { useSession, useSessionSync, type LoginState } from '../features/auth/in
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
 import { ApiRequestError } from '../lib/api.ts';
+import { armSearchShortcut } from '../lib/search-shortcut.ts';
 import { wantToasts } from './providers.tsx';
 
 // The signed-in layout (navigation, badges, chat) is its own chunk: the log-in page never loads it.
@@ -28,6 +29,14 @@ export function Guard() {
   // Fetched while the session loads, so the shell does not wait for it; the toasts too.
   void loadShell();
   useEffect(wantToasts, []);
+  // Ctrl+K counts while the shell is shown or on its way; not on the way to /login nor on an incomplete profile.
+  const shellAhead =
+    session.isPending ||
+    Boolean(session.data?.user?.emailVerified && session.data.profile && isProfileComplete(session.data.profile));
+  useEffect(() => {
+    armSearchShortcut(shellAhead);
+    return () => armSearchShortcut(false);
+  }, [shellAhead]);
   if (session.error instanceof ApiRequestError && session.error.status === 0 && !session.data) {
     return (
       <Suspense fallback={<LoadingScreen message={MSG.loading.loading} />}>

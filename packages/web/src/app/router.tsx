@@ -23,6 +23,23 @@ const CourseworkPage = lazy(() => import('../features/lms/coursework-page.tsx'))
 const CoursesPage = lazy(() => import('../features/documents/courses-page.tsx'));
 const AdminPage = lazy(() => import('../features/moderation/admin-page.tsx'));
 
+/** The signed-in pages (the guard's), by address. */
+const GUARDED = [
+  [ROUTES.home, FriendsPage],
+  [ROUTES.profile, ProfilePage],
+  [ROUTES.matchmaking, MatchFinderPage],
+  [ROUTES.friends, FriendsPage],
+  [ROUTES.groups, GroupsPage],
+  [ROUTES.assignments, CourseworkPage],
+  [ROUTES.courses, CoursesPage],
+  [ROUTES.notifications, NotificationsPage],
+  [ROUTES.feedback, FeedbackPage],
+  [ROUTES.admin, AdminPage],
+] as const;
+
+/** Whether an address is one of the signed-in pages (the shell's Ctrl+K counts there from the first paint). */
+export const isGuardedPath = (pathname: string): boolean => GUARDED.some(([path]) => path === pathname);
+
 // Declarative routes: the data router (loaders, actions, fetchers) would add ~15 KB to every first load.
 export function AppRouter() {
   return (
@@ -41,16 +58,9 @@ export function AppRouter() {
             <Route path={ROUTES.privacy} element={<PrivacyPage />} />
           </Route>
           <Route element={<Guard />}>
-            <Route path={ROUTES.home} element={<FriendsPage />} />
-            <Route path={ROUTES.profile} element={<ProfilePage />} />
-            <Route path={ROUTES.matchmaking} element={<MatchFinderPage />} />
-            <Route path={ROUTES.friends} element={<FriendsPage />} />
-            <Route path={ROUTES.groups} element={<GroupsPage />} />
-            <Route path={ROUTES.assignments} element={<CourseworkPage />} />
-            <Route path={ROUTES.courses} element={<CoursesPage />} />
-            <Route path={ROUTES.notifications} element={<NotificationsPage />} />
-            <Route path={ROUTES.feedback} element={<FeedbackPage />} />
-            <Route path={ROUTES.admin} element={<AdminPage />} />
+            {GUARDED.map(([path, Page]) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

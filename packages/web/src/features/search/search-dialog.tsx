@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { SEARCH_LIMITS, searchPaths } from '@studybuddy/shared/search';
+import { SEARCH_INPUT_ATTRIBUTE, takeSearchRequest } from '../../lib/search-shortcut.ts';
 import { searchApi, searchKeys } from './search-api.ts';
 import { SearchOptionContent } from './search-option.tsx';
 import { groupResults, type SearchOption } from './search-options.ts';
@@ -111,8 +112,14 @@ export default function SearchDialog({
         <Stack gap="xs">
           <TextInput
             data-autofocus
+            {...{ [SEARCH_INPUT_ATTRIBUTE]: '' }}
             value={q}
             onChange={(e) => setQ(e.currentTarget.value)}
+            // Opened by Ctrl+K: what was typed before the box was there is its text.
+            onFocus={() => {
+              const typedBefore = takeSearchRequest();
+              if (typedBefore) setQ(typedBefore.slice(0, SEARCH_LIMITS.queryMaxChars));
+            }}
             onKeyDown={onKeyDown}
             maxLength={SEARCH_LIMITS.queryMaxChars}
             placeholder={MSG.search.placeholder}

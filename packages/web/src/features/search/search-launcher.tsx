@@ -1,8 +1,13 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Button, Kbd, Tooltip } from '@mantine/core';
-import { useHotkeys } from '@mantine/hooks';
 import { Search } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
+import {
+  cancelSearchRequest,
+  isSearchRequested,
+  subscribeSearchShortcut,
+  takeSearchRequest,
+} from '../../lib/search-shortcut.ts';
 
 // The dialog (and the results it draws) is its own chunk, fetched when the shell is idle or on first use.
 const loadDialog = () => import('./search-dialog.tsx');
@@ -11,8 +16,9 @@ const SearchDialog = lazy(loadDialog);
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.userAgent);
 
 /**
- * The shell's search: Ctrl+K (Cmd+K on a Mac) anywhere, even while typing a message, or the search button (the
- * full-width one in the sidebar, or an icon in the mobile header) opens the search dialog.
+ * The shell's search: Ctrl+K (Cmd+K on a Mac) anywhere, even while typing a message (lib/search-shortcut.ts keeps a
+ * press made before this code arrived, with what was typed after it), or the search button (the full-width one in
+ * the sidebar, or an icon in the mobile header) opens the search dialog.
  */
 export function SearchLauncher({ compact }: { compact: boolean }) {
   const [opened, setOpened] = useState(false);
@@ -24,9 +30,20 @@ export function SearchLauncher({ compact }: { compact: boolean }) {
     returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (mounted) return setOpened(true);
     setMounted(true);
-    void loadDialog().then(() => requestAnimationFrame(() => setOpened(true)));
+    loadDialog().then(
+      () => requestAnimationFrame(() => setOpened(true)),
+      () => cancelSearchRequest(),
+    );
   };
-  useHotkeys([['mod+K', open]], []);
+  // Ctrl+K, pressed now or before this shell was there: opens the dialog (already open: its box has the keys).
+  const requested = useSyncExternalStore(subscribeSearchShortcut, isSearchRequested);
+  useEffect(() => {
+    if (!requested) return;
+    if (opened) takeSearchRequest();
+    else open();
+    // Only a new request opens it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [requested]);
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 2000));
     const handle = idle(() => void loadDialog().then(() => setMounted(true)));
