@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONVERSATION_KINDS, MESSAGE_TYPES } from './chat.ts';
+import { messageQuoteSchema, messageReactionSchema } from './message-extras.ts';
 
 /** What the chat API answers (each route's response schema; the web's types are inferred from them). */
 
@@ -22,6 +23,15 @@ export const chatMessageSchema = z.object({
   editedAt: z.string().optional(),
   /** When the message was deleted for everyone (ISO 8601): its content is then empty. Absent otherwise. */
   deletedAt: z.string().optional(),
+  /** The message this one replies to, as it is now (issue 30). */
+  replyTo: messageQuoteSchema.optional(),
+  /** Reactions by emoji, in the order first used; absent when none (issue 30). */
+  reactions: z.array(messageReactionSchema).optional(),
+  /**
+   * The cursor of the message's last change (an edit, a deletion or a reaction): of two states of one message, the
+   * one with the higher version is the later. Absent when never changed.
+   */
+  version: z.number().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

@@ -61,13 +61,15 @@ export const conversationRefSchema = z.object({
 /**
  * A message as the client sends it. `id` is chosen by the client (a UUID) and is the idempotency key: the
  * server stores it once whatever the retries. Image and voice messages carry the address of the attachment
- * uploaded first for the same id.
+ * uploaded first for the same id. A reply names the message it answers (`replyTo`).
  */
 export const sendMessageSchema = z
   .object({
     id: z.uuid(),
     type: z.enum(MESSAGE_TYPES),
     content: z.string({ error: MSG.chat.emptyMessage }),
+    /** The message this one replies to (issue 30): one of the same conversation. */
+    replyTo: z.string().min(1).max(300).optional(),
   })
   .superRefine((m, ctx) => {
     if (m.type === 'text') {

@@ -2,6 +2,8 @@ import { PUBLIC_MSG } from './messages-public.ts';
 import { PWA_MSG } from './messages-pwa.ts';
 import { MODERATION_MSG } from './messages-moderation.ts';
 import { BLOCK_MSG } from './messages-block.ts';
+// Replies and reactions (issue 30)
+import { REACTIONS_MSG } from './messages-reactions.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
@@ -9,6 +11,7 @@ export const MSG = {
   ...PWA_MSG,
   ...MODERATION_MSG,
   ...BLOCK_MSG,
+  ...REACTIONS_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',

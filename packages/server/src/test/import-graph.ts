@@ -26,6 +26,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   chats: 'features/chat',
   messages: 'features/chat',
   read_state: 'features/chat',
+  message_reactions: 'features/chat',
   groups: 'features/groups',
   group_members: 'features/groups',
   coursework_cache: 'features/lms',

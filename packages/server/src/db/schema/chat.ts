@@ -29,7 +29,8 @@ export const chats = pgTable(
  *
  * A sender may edit a text message (`edited_at`) or delete any of theirs for everyone (`deleted_at`; the content is
  * emptied and the row stays as the "Message deleted" placeholder). Each change takes the next value of the cursor
- * sequence as `change_cursor`, so a resync from a cursor also sends the changes made after it.
+ * sequence as `change_cursor`, so a resync from a cursor also sends the changes made after it; so does a change of
+ * its reactions (issue 30).
  */
 export const messages = pgTable(
   'messages',
@@ -46,6 +47,8 @@ export const messages = pgTable(
     editedAt: at('edited_at'),
     deletedAt: at('deleted_at'),
     changeCursor: bigint('change_cursor', { mode: 'number' }),
+    /** The message this one replies to (issue 30), of the same conversation; it may since be deleted or gone. */
+    replyToId: text('reply_to_id'),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationKind, t.conversationId, t.cursor),
@@ -68,4 +71,24 @@ export const readState = pgTable(
     lastReadAt: timestamp('last_read_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.conversationKind, t.conversationId] })],
+);
+
+/**
+ * Reactions to messages (issue 30): one row per student, message and emoji (one of `REACTION_EMOJI`). They go with
+ * the message (deleted for everyone: the chat feature removes them; a removed conversation: the cascade) and with
+ * the student's account.
+ */
+export const messageReactions = pgTable(
+  'message_reactions',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] }), index('message_reactions_user_idx').on(t.userId)],
 );

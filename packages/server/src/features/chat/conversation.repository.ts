@@ -24,6 +24,7 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     createdAt: row.createdAt.toISOString(),
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
     ...(row.deletedAt ? { deletedAt: row.deletedAt.toISOString() } : {}),
+    ...(row.changeCursor !== null ? { version: row.changeCursor } : {}),
   };
 }
 
@@ -42,6 +43,8 @@ export interface NewMessage {
   senderName: string;
   type: MessageType;
   content: string;
+  /** The message this one replies to (issue 30), checked by the caller to be of the same conversation. */
+  replyToId?: string;
 }
 
 /** A message row as raw SQL returns it (snake_case; int8 may come back as a string). */
@@ -55,6 +58,7 @@ interface RawMessage {
   type: MessageType;
   content: string;
   created_at: string | Date;
+  reply_to_id: string | null;
   members: string[] | null;
   blockers: string[] | null;
   peer_unread_before: string | number | null;
@@ -110,16 +114,18 @@ export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
   const text = `
   with input as (
     select * from json_to_recordset($1::json) as x(ord int, id text, kind text, conv text, sender text,
-      sender_name text, peer text, user_a text, user_b text, type text, content text, preview text)
+      sender_name text, peer text, user_a text, user_b text, type text, content text, preview text, reply_to text)
   ),
   ins as (
-    insert into messages (id, conversation_kind, conversation_id, sender_id, sender_name, type, content)
-    select i.id, i.kind, i.conv, i.sender, coalesce(nullif(trim(${senderName}), ''), i.sender_name), i.type, i.content
+    insert into messages (id, conversation_kind, conversation_id, sender_id, sender_name, type, content, reply_to_id)
+    select i.id, i.kind, i.conv, i.sender, coalesce(nullif(trim(${senderName}), ''), i.sender_name), i.type, i.content,
+      i.reply_to
     from input i
     where case when i.kind = 'chat' then (select ${chatAllowed}) else (select ${groupAllowed}) end
     order by i.ord
     on conflict (id) do nothing
-    returning id, cursor, conversation_kind, conversation_id, sender_id, sender_name, type, content, created_at
+    returning id, cursor, conversation_kind, conversation_id, sender_id, sender_name, type, content, created_at,
+      reply_to_id
   ),
   latest as (
     select distinct on (ins.conversation_kind, ins.conversation_id)
@@ -213,6 +219,7 @@ export async function insertMessages(
         type: m.type,
         content: m.content,
         preview: m.preview,
+        reply_to: m.replyToId ?? null,
       };
     }),
   );
@@ -234,6 +241,7 @@ export async function insertMessages(
           editedAt: null,
           deletedAt: null,
           changeCursor: null,
+          replyToId: raw.reply_to_id ?? null,
         },
         members: raw.members ?? [],
         blockers: raw.blockers ?? [],
@@ -541,7 +549,7 @@ export async function searchMessages(
     )
     select m.* from mine cross join lateral (
       select m.id, m.cursor, m.conversation_kind, m.conversation_id, m.sender_id, m.sender_name, m.type,
-        m.content, m.created_at, m.edited_at, m.deleted_at, m.change_cursor
+        m.content, m.created_at, m.edited_at, m.deleted_at, m.change_cursor, m.reply_to_id
       from ${messages} m
       where m.conversation_kind = mine.kind and m.conversation_id = mine.id and m.search_vector @@ ${query} ${notFrom}
       order by m.cursor desc limit ${limit}
@@ -565,5 +573,6 @@ export async function searchMessages(
     editedAt: r.edited_at === null ? null : new Date(r.edited_at),
     deletedAt: r.deleted_at === null ? null : new Date(r.deleted_at),
     changeCursor: r.change_cursor === null ? null : Number(r.change_cursor),
+    replyToId: r.reply_to_id,
   }));
 }
