@@ -20,6 +20,8 @@ export const SEARCH_LIMITS = {
   perKindMax: 20,
   /** Searches per student and minute (one per keystroke pause). */
   perMinute: 240,
+  /** Searches of one student in work at once (the dialog has one in flight; its queries are the costliest). */
+  inFlight: 2,
   /** The dialog waits this long after the last keystroke before it asks. */
   debounceMs: 150,
 } as const;

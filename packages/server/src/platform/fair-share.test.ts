@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
 import { installErrorHandling } from './errors.ts';
 import { Gates, installFairShare } from './fair-share.ts';
@@ -23,6 +23,9 @@ async function gatedApp(limits = { perClient: 3, perIp: 5, waiting: 20 }) {
   app.get('/api/slow', async (request) => slow(request.cookies.sb_session ?? 'anonymous'));
   // Stands in for the WebSocket route (its upgrade requests pass through the same hooks).
   app.get('/api/ws', async (request) => slow(request.cookies.sb_session ?? 'anonymous'));
+  app.get('/api/costly', { config: { inFlightPerClient: 2 } }, async (request) =>
+    slow(request.cookies.sb_session ?? 'anonymous'),
+  );
   app.get('/api/health', async () => ({ status: 'ok' }));
   await app.ready();
   const drain = async () => {
@@ -86,6 +89,22 @@ describe('fair share of API requests in work', () => {
     expect(t.inWork()).toBe(5);
     await t.drain();
     expect((await Promise.all(answers)).every((r) => r.statusCode === 200)).toBe(true);
+  });
+
+  it("holds a costly route to its own tighter cap per client, and the client's other requests still get in", async () => {
+    const t = await gatedApp({ perClient: 4, perIp: 50, waiting: 20 });
+    close = () => t.app.close();
+    const costly = Array.from({ length: 10 }, () =>
+      t.app.inject({ url: '/api/costly', cookies: { sb_session: 'searcher' } }),
+    );
+    await vi.waitFor(() => expect(t.inWork()).toBe(2));
+    // The same student's ordinary request is not stuck behind their own costly ones.
+    const other = t.app.inject({ url: '/api/slow', cookies: { sb_session: 'searcher' } });
+    await vi.waitFor(() => expect(t.inWork()).toBe(3));
+    await t.drain();
+    expect((await Promise.all([...costly, other])).every((r) => r.statusCode === 200)).toBe(true);
+    expect(t.peak.get('searcher')).toBe(3);
+    expect(t.gates.size).toBe(0);
   });
 
   it('answers 429 once the waiting room is full, and frees every place afterwards', async () => {

@@ -83,7 +83,7 @@ export class Gates {
  * A WebSocket opening on /api/ws: Node hands a request to the upgrade path only with `Connection: upgrade`, and the
  * socket library accepts only `Upgrade: websocket`. Any other request with an Upgrade header is an ordinary one.
  */
-function isSocketUpgrade(request: FastifyRequest): boolean {
+export function isSocketUpgrade(request: FastifyRequest): boolean {
   const { connection, upgrade } = request.headers;
   return (
     request.method === 'GET' &&
@@ -105,6 +105,16 @@ function exempt(request: FastifyRequest): boolean {
   );
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A tighter per-client cap for a costly route (e.g. search, whose queries hold the embedded database): one
+     * client's burst then queues at most this many of them ahead of everyone else's database work.
+     */
+    inFlightPerClient?: number;
+  }
+}
+
 /** Installs the gates; call after the cookie parser and before anything that reads the database per request. */
 export function installFairShare(app: FastifyInstance, limits: FairShareLimits, sessionCookie: string): Gates {
   const gates = new Gates();
@@ -112,11 +122,14 @@ export function installFairShare(app: FastifyInstance, limits: FairShareLimits, 
     if (exempt(request)) return;
     const ip = `ip:${request.ip}`;
     const token = request.cookies[sessionCookie];
-    // The client's own gate first: a flood then holds at most perClient of its IP's places, not all of them.
+    // The narrowest gate first: a flood then holds at most perClient of its IP's places, not all of them.
+    const client = token ? `s:${createHash('sha256').update(token).digest('base64url')}` : `${ip}:anonymous`;
     const keys: Array<[string, number]> = [
-      [token ? `s:${createHash('sha256').update(token).digest('base64url')}` : `${ip}:anonymous`, limits.perClient],
+      [client, limits.perClient],
       [ip, limits.perIp],
     ];
+    const routeCap = request.routeOptions.config.inFlightPerClient;
+    if (routeCap !== undefined) keys.unshift([`${client} ${request.routeOptions.url}`, routeCap]);
     const held: string[] = [];
     let closed = false;
     let waiting: (() => void) | null = null;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MSG } from '@studybuddy/shared/messages';
 import { searchResultsSchema } from '@studybuddy/shared/search-responses';
@@ -13,15 +13,16 @@ import { search } from './search.service.ts';
 /** The one search box (issue 17): GET /api/search?q=…&limit=… */
 export function searchRoutes(ctx: AppContext) {
   // Per student: the dialog asks once per pause in typing.
-  const limited = ctx.config.rateLimits
-    ? {
-        rateLimit: {
-          max: SEARCH_LIMITS.perMinute,
-          timeWindow: '1 minute',
-          keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip,
-        },
-      }
-    : {};
+  const limited: FastifyContextConfig = {
+    inFlightPerClient: SEARCH_LIMITS.inFlight,
+    ...(ctx.config.rateLimits && {
+      rateLimit: {
+        max: SEARCH_LIMITS.perMinute,
+        timeWindow: '1 minute',
+        keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip,
+      },
+    }),
+  };
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     app.get(
