@@ -3,9 +3,8 @@ import { Badge, Button, Center, Group, Paper, Stack, Text, ThemeIcon, Title } fr
 import { Image, Mic, RefreshCw, WifiOff } from 'lucide-react';
 import { PWA_MSG as MSG } from '@studybuddy/shared/messages-pwa';
 import { readStoredOutbox, type StoredOutboxEntry } from '../../features/conversations/index.ts';
+import { formatWhen } from '../../lib/date-format.ts';
 import { lastUser } from './last-user.ts';
-
-const time = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 
 function EntryText({ entry }: { entry: StoredOutboxEntry }) {
   if (entry.type === 'image')
@@ -72,7 +71,7 @@ export default function OfflinePage({ onRetry }: { onRetry: () => void }) {
                           </Badge>
                         )}
                         <Text size="xs" c="dimmed">
-                          {time(entry.createdAt)}
+                          {formatWhen(entry.createdAt)}
                         </Text>
                       </Group>
                     </Group>

@@ -3,10 +3,9 @@ import { Download } from 'lucide-react';
 import { formatFileSize } from '@studybuddy/shared/documents';
 import type { CourseDocumentDto } from '@studybuddy/shared/documents-api';
 import { MSG } from '@studybuddy/shared/messages';
+import { formatDate } from '../../lib/date-format.ts';
 import { isProcessing } from './documents-api.ts';
 import { TypeIcon } from './type-icon.tsx';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 function StatusBadge({ doc }: { doc: CourseDocumentDto }) {
   if (doc.status === 'failed')
@@ -71,7 +70,7 @@ export function DocumentList({
                       {formatFileSize(d.size)}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {dateFormat.format(new Date(d.createdAt))}
+                      {formatDate(d.createdAt)}
                     </Text>
                     <StatusBadge doc={d} />
                   </Group>

@@ -1,6 +1,5 @@
 import { ActionIcon, Anchor, Badge, Box, Card, Checkbox, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { ClipboardList, ExternalLink, Flame, HelpCircle, Layers, MessagesSquare, type LucideIcon } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { timeRemaining } from '@studybuddy/shared/coursework-filters';
@@ -8,6 +7,7 @@ import type { CourseworkItem, CourseworkType } from '@studybuddy/shared/lms';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { api } from '../../lib/api.ts';
+import { formatWhen } from '../../lib/date-format.ts';
 import { toast } from '../../ui/toast.ts';
 
 const ICONS: Record<CourseworkType, LucideIcon> = {
@@ -126,9 +126,7 @@ export function CourseworkCard({ item, courseName, color, now, exportMode, selec
         </Group>
         <Stack gap={2}>
           <Text size="sm">
-            {item.due_date
-              ? MSG.coursework.due(dayjs(item.due_date).format('ddd, MMM D, YYYY h:mm A'))
-              : MSG.coursework.noDueDate}
+            {item.due_date ? MSG.coursework.due(formatWhen(item.due_date, { now })) : MSG.coursework.noDueDate}
           </Text>
           {item.due_date && (
             <Text size="sm" fw={600} c={left ? undefined : 'red.8'}>

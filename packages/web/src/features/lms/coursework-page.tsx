@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Box, Button, Center, Group, Loader, LoadingOverlay, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { FilterX, RefreshCw } from 'lucide-react';
-import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
 import { filterCoursework, groupOptions, sortCoursework } from '@studybuddy/shared/coursework-filters';
 import { MSG } from '@studybuddy/shared/messages';
+import { formatWhen } from '../../lib/date-format.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useSession } from '../auth/index.ts';
@@ -190,7 +190,7 @@ function Coursework({
           groups={groups}
         />
         <Text size="xs" c="dimmed">
-          {MSG.coursework.lastUpdated(dayjs(data.fetched_at).format('MMM D, h:mm A'))}
+          {MSG.coursework.lastUpdated(formatWhen(data.fetched_at, { now }))}
         </Text>
         <SkippedCourses skipped={data.skipped_courses} names={names} />
         {courses.length === 0 && <Text c="dimmed">{MSG.coursework.noCanvasCourses}</Text>}

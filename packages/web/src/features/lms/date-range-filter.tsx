@@ -1,9 +1,9 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Group, Input, Popover, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
-import dayjs from 'dayjs';
 import { CalendarRange } from 'lucide-react';
 import { localDay, pickerDays, pickRange } from '@studybuddy/shared/coursework-filters';
 import { MSG } from '@studybuddy/shared/messages';
+import { formatDay } from '../../lib/date-format.ts';
 import classes from './date-range-filter.module.css';
 
 interface Props {
@@ -13,8 +13,7 @@ interface Props {
   onChange: (range: { startDate: string | null; endDate: string | null; dateRangeActive: boolean }) => void;
 }
 
-const WEEKDAYS = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
-const fmt = (day: string) => dayjs(day).format('MMM D');
+const fmt = (day: string) => formatDay(day, 'short');
 
 /**
  * Requirements §4/§9 date range: 35 days from the start of the current week, days before today disabled. The first
@@ -85,9 +84,10 @@ export function DateRangeFilter({ startDate, endDate, active, onChange }: Props)
               {draft.startDate ? `${fmt(draft.startDate)} – ${MSG.coursework.pickEnd}` : MSG.coursework.dateRange}
             </Text>
             <SimpleGrid cols={7} spacing={2} verticalSpacing={2} aria-hidden>
-              {WEEKDAYS.map((d) => (
+              {/* The first week starts on Sunday (pickerDays): its days name the columns. */}
+              {days.slice(0, 7).map((d) => (
                 <Text key={d} size="xs" c="dimmed" ta="center">
-                  {d}
+                  {formatDay(d, 'weekday')}
                 </Text>
               ))}
             </SimpleGrid>
@@ -113,11 +113,11 @@ export function DateRangeFilter({ startDate, endDate, active, onChange }: Props)
                     disabled={disabled}
                     tabIndex={i === focus ? 0 : -1}
                     aria-pressed={edge || inRange}
-                    aria-label={dayjs(day).format('dddd, MMMM D, YYYY')}
+                    aria-label={formatDay(day, 'full')}
                     onClick={() => pick(day)}
                     onKeyDown={(e) => move(e, i)}
                   >
-                    {dayjs(day).date()}
+                    {formatDay(day, 'day')}
                   </UnstyledButton>
                 );
               })}

@@ -4,11 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
 import { PUBLIC_MSG } from '@studybuddy/shared/messages-public';
 import type { AdminPerson, AdminReport, ReportSnapshot, ReportStatus } from '@studybuddy/shared/moderation';
+import { formatDateTime } from '../../lib/date-format.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { AdminActionModal, type PendingAction } from './admin-action-modal.tsx';
 import { adminApi, adminKeys } from './moderation-api.ts';
 
-export const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+/** Moderation shows exact moments: an admin compares reports, messages and log entries by them. */
+export const when = (iso: string) => formatDateTime(iso);
 
 /** A student as the admin area names them: name, e-mail, and whether disabled. */
 export function PersonLine({ label, person }: { label: string; person: AdminPerson | null }) {

@@ -4,10 +4,8 @@ import { KeyRound, LogOut, MonitorSmartphone } from 'lucide-react';
 import { changePasswordFormSchema, describeUserAgent, type AccountSession } from '@studybuddy/shared/account';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
+import { formatWhen } from '../../lib/date-format.ts';
 import { useAccountSessions, useChangePassword, useSignOutOthers, useSignOutSession } from './account-api.ts';
-
-const when = (iso: string) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** The server's own text for a refusal it explains; a general one for anything else. */
 const textOf = (err: unknown, fallback: string) =>
@@ -194,10 +192,10 @@ function SignedInBrowsers() {
                       )}
                     </Group>
                     <Text size="xs" c="dimmed">
-                      {MSG.account.signedIn(when(s.createdAt))}
+                      {MSG.account.signedIn(formatWhen(s.createdAt))}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {MSG.account.lastSeen(when(s.lastSeenAt))}
+                      {MSG.account.lastSeen(formatWhen(s.lastSeenAt))}
                     </Text>
                   </Stack>
                 </Group>

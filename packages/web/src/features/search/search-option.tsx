@@ -2,16 +2,11 @@ import { Avatar, Group, Text, ThemeIcon } from '@mantine/core';
 import { ClipboardList, FileText, MessageSquare, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { MSG } from '@studybuddy/shared/messages';
+import { formatDate, formatWhen } from '../../lib/date-format.ts';
 import { Highlighted } from './highlighted.tsx';
 import type { SearchOption } from './search-options.ts';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString([], { month: 'short', day: 'numeric', year: 'numeric' });
-const due = (iso: string | null) =>
-  iso
-    ? MSG.search.due(
-        new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
-      )
-    : MSG.search.noDueDate;
+const due = (iso: string | null) => (iso ? MSG.search.due(formatWhen(iso)) : MSG.search.noDueDate);
 const join = (...parts: string[]) => parts.filter(Boolean).join(' · ');
 
 function Row({ icon, title, detail }: { icon: ReactNode; title: ReactNode; detail: ReactNode }) {
@@ -65,7 +60,7 @@ export function SearchOptionContent({ option }: { option: SearchOption }) {
         <Row
           icon={kindIcon(<MessageSquare size={18} />)}
           title={<Highlighted snippet={m.snippet} />}
-          detail={join(MSG.search.inConversation(m.title, m.senderName), day(m.createdAt))}
+          detail={join(MSG.search.inConversation(m.title, m.senderName), formatDate(m.createdAt))}
         />
       );
     }
