@@ -3,6 +3,7 @@ import { Anchor, Box, Button, Group, Image, Paper, Text } from '@mantine/core';
 import { Ban, Clock, RotateCw } from 'lucide-react';
 import { withinEditWindow, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
+import { formatWhen } from '../../lib/date-format.ts';
 import { MessageMenu } from '../moderation/index.ts';
 import classes from './message-actions.module.css';
 import { outbox } from './outbox.ts';
@@ -29,7 +30,8 @@ export interface BubbleMessage {
 /** How long a touch is held before the message's menu opens. */
 const LONG_PRESS_MS = 500;
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+// Today's messages show their time alone; older ones say which day (lib/date-format.ts).
+const time = (iso: string) => formatWhen(iso, { today: 'time' });
 
 /**
  * One message: text, an image (opens full size) or a voice message played inline; "Message deleted" once deleted
