@@ -4,6 +4,8 @@ import { MODERATION_MSG } from './messages-moderation.ts';
 import { BLOCK_MSG } from './messages-block.ts';
 // Replies and reactions (issue 30)
 import { REACTIONS_MSG } from './messages-reactions.ts';
+// About StudyBuddy: the running version (issue 26 point 3)
+import { ABOUT_MSG } from './messages-about.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
@@ -12,6 +14,7 @@ export const MSG = {
   ...MODERATION_MSG,
   ...BLOCK_MSG,
   ...REACTIONS_MSG,
+  ...ABOUT_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',

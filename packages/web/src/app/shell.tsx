@@ -2,7 +2,7 @@ import { Suspense, useState } from 'react';
 import { AppShell, Avatar, Box, Burger, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { LogOut, UserRound } from 'lucide-react';
+import { Info, LogOut, UserRound } from 'lucide-react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
@@ -20,12 +20,14 @@ import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 import { RealtimeProvider } from './realtime-provider.tsx';
 import { forgetStudentData, lastUser } from '../lib/student-data.ts';
 import { PwaRuntime } from './pwa/pwa-runtime.tsx';
+import { AboutDialog } from './about-dialog.tsx';
 
 // Mobile layout at 768 px and below (requirements §9); Mantine's breakpoint is the first desktop width.
 const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
 
 export function Shell({ profile }: { profile: OwnProfile }) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  const [aboutOpened, about] = useDisclosure(false);
   const isMobile = useMediaQuery(`(max-width: ${LIMITS.mobileBreakpointPx}px)`, false, {
     getInitialValueInEffect: false,
   });
@@ -130,6 +132,15 @@ export function Shell({ profile }: { profile: OwnProfile }) {
                 <Menu.Item component={Link} to={ROUTES.profile} leftSection={<UserRound size={16} />} onClick={close}>
                   {MSG.shell.viewProfile}
                 </Menu.Item>
+                <Menu.Item
+                  leftSection={<Info size={16} />}
+                  onClick={() => {
+                    close();
+                    about.open();
+                  }}
+                >
+                  {MSG.about.menuItem}
+                </Menu.Item>
                 <Menu.Item leftSection={<LogOut size={16} />} onClick={() => void logout()}>
                   {MSG.shell.logout}
                 </Menu.Item>
@@ -143,6 +154,7 @@ export function Shell({ profile }: { profile: OwnProfile }) {
           </Suspense>
         </AppShell.Main>
       </AppShell>
+      <AboutDialog opened={aboutOpened} onClose={about.close} />
     </RealtimeProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { APP_VERSION } from '@studybuddy/shared/version';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 function captureLog() {
@@ -23,12 +24,14 @@ describe('/api/health', () => {
     t = undefined;
   });
 
-  it('says up for each part when all is well', async () => {
+  it('says up for each part when all is well, and the release it runs', async () => {
     t = await createTestApp();
     const res = await t.app.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(200);
+    expect(APP_VERSION).toBe('1.0.0');
     expect(res.json()).toEqual({
       status: 'ok',
+      version: APP_VERSION,
       database: { kind: t.app.ctx.database.kind, status: 'up', ok: true },
       storage: { driver: 'fs', status: 'up', ok: true },
     });
@@ -58,6 +61,7 @@ describe('/api/health', () => {
     expect(bothDown.statusCode).toBe(503);
     expect(bothDown.json()).toEqual({
       status: 'degraded',
+      version: APP_VERSION,
       database: { kind: database.kind, status: 'down', ok: false },
       storage: { driver: 'fs', status: 'down', ok: false },
     });

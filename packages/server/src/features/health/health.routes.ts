@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { APP_VERSION } from '@studybuddy/shared/version';
 import type { AppContext } from '../../platform/context.ts';
 
 const partStateSchema = z.object({ status: z.enum(['up', 'down']), ok: z.boolean() });
@@ -15,6 +16,7 @@ const readySchema = z.object({
 });
 const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
+  version: z.string().describe('The release this server runs (CHANGELOG.md)'),
   database: partStateSchema.extend({ kind: z.enum(['pglite', 'postgres']) }),
   storage: partStateSchema.extend({ driver: z.enum(['fs', 's3']) }),
 });
@@ -70,6 +72,7 @@ export function healthRoutes(ctx: AppContext) {
         .header('Cache-Control', 'no-store')
         .send({
           status: ok ? 'ok' : 'degraded',
+          version: APP_VERSION,
           database: { kind: ctx.database.kind, ...database },
           storage: { driver: ctx.storage.driver, ...storage },
         });
