@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import type { AppContext } from './platform/context.ts';
+import { createConnectionGuard } from './platform/connection-guard.ts';
 import { installErrorHandling } from './platform/errors.ts';
 import { installApiDocs } from './platform/openapi.ts';
 import { installFairShare } from './platform/fair-share.ts';
@@ -54,15 +55,19 @@ export type App = FastifyInstance & { ctx: AppContext };
 
 /** Builds the whole server from a config; only main.ts listens. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  // Slow clients: header, body and idle timeouts, connections per address (platform/connection-guard.ts).
+  const connectionGuard = createConnectionGuard(config.connections, config.trustProxy);
   const app = Fastify({
     logger: options.logger === false && !options.logStream ? false : loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     ...requestIdOptions(config.trustProxy),
+    ...connectionGuard.serverOptions(),
     bodyLimit: 1024 * 1024,
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   installRequestContext(app);
   installErrorHandling(app);
+  connectionGuard.install(app);
   await installApiDocs(app);
   installSecurityHeaders(app, config.publicUrl);
   // Only JSON and multipart bodies are accepted; anything else is a 415.

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createECDH, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { loadConnectionLimits, type ConnectionLimits } from './connection-config.ts';
 
 export interface OidcConfig {
   issuer: string;
@@ -124,6 +125,8 @@ export interface Config {
   /** ADMINS: e-mails (lower-cased) of the accounts that are admins, besides those granted with `npm run admin`. */
   admins: string[];
   limits: Limits;
+  /** Slow clients: header, body and idle timeouts and connections per address (connection-config.ts). */
+  connections: ConnectionLimits;
 }
 
 export class ConfigError extends Error {}
@@ -398,5 +401,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     demo: bool(env, 'DEMO', false),
     admins: admins(env),
     limits: loadLimits(env),
+    connections: loadConnectionLimits(env, (message) => new ConfigError(message)),
   };
 }

@@ -664,6 +664,13 @@ export const MSG = {
     forbidden: 'You do not have permission to do that.',
     internal: 'Something went wrong on our side. Please try again.',
   },
+  /** Slow clients (issue 31 point 4): connections cut or refused by the server's connection guard. */
+  connections: {
+    tooSlow: 'The request arrived too slowly and was stopped. Please try again on a better connection.',
+    tooMany: 'Too many connections from your network at once. Please try again in a moment.',
+    headersTooLarge: 'The request headers are too large.',
+    unreadable: 'The request could not be read.',
+  },
   quota: {
     /** One text for every per-student limit; it names the limit, its size and when it frees up. */
     exceeded: (what: string, limit: string, when: string) => `Limit reached: ${what} (${limit}). ${when}`,

@@ -19,6 +19,7 @@ import {
 } from '@studybuddy/shared/realtime';
 import { MSG } from '@studybuddy/shared/messages';
 import { sinceResultSchema } from '@studybuddy/shared/realtime-responses';
+import { releaseWebSocket } from '../connection-guard.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, parse } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
@@ -301,6 +302,8 @@ export function realtimeRoutes(ctx: AppContext) {
           ws.close(WS_CLOSE_QUOTA, closeReason(refusal.message));
           return;
         }
+        // An open socket leaves its address's connection count (CONNECTIONS_PER_IP); QUOTA_SOCKETS caps it.
+        releaseWebSocket(request.raw.socket);
         // Frames written in one turn of the event loop (a batch's messages, the unread count, the ack) leave in
         // one system call: the socket is corked at the first and uncorked once the turn is over.
         const socket = (ws as unknown as { _socket?: Duplex })._socket;

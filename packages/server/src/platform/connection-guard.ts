@@ -1,0 +1,312 @@
+import type { ServerResponse } from 'node:http';
+import { BlockList, isIP, type Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { finished } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { MSG } from '@studybuddy/shared/messages';
+import type { TrustProxy } from '../config.ts';
+import type { ConnectionLimits } from '../connection-config.ts';
+import { AppError, errorBody } from './errors.ts';
+import { isSocketUpgrade } from './fair-share.ts';
+
+/**
+ * Slow clients (issue 31 point 4). A client that trickles its request holds a connection (a socket, memory, a place
+ * in the per-IP counts) for as long as it likes unless the server cuts it off; and nothing stops one address from
+ * opening thousands. Four rules, each with a setting (connection-config.ts):
+ *
+ * - Headers: the request line and headers must have arrived HEADERS_TIMEOUT after their first byte (Node's
+ *   `headersTimeout`, checked every second rather than Node's 30 s), or the answer is 408 and the connection closes.
+ *   A connection that sends nothing at all is held to the same time.
+ * - Body: a minimum rate, not a total time, so a slow phone's 25 MB upload finishes: BODY_TIMEOUT to start, and one
+ *   more second for every BODY_MIN_BYTES_PER_SECOND bytes received. Time the server is not reading (the socket paused
+ *   by back-pressure: a request waiting its turn, storage being slow) does not count against the client. A body
+ *   behind its rate is cut off with 408. Node's total `requestTimeout` (REQUEST_TIMEOUT) stays off unless set.
+ * - Idle: a request with nothing sent either way for CONNECTION_TIMEOUT is closed (Fastify's `connectionTimeout`);
+ *   an idle keep-alive connection after KEEP_ALIVE_TIMEOUT.
+ * - Connections per address (CONNECTIONS_PER_IP). A TCP-level count can only see the peer, and behind a proxy the
+ *   peer is the proxy, whose connections carry everyone. So a connection from a peer that TRUST_PROXY does not trust
+ *   is counted by that peer from accept to close, and the one over the cap is closed at once, before anything is
+ *   read; a connection from a trusted proxy is not counted, and instead each request it carries counts for the
+ *   forwarded client address (request.ip) from its headers until its answer is sent and its body has arrived
+ *   (trickling included), the one over the cap answered 429 with `Connection: close`. Slow headers through a proxy
+ *   are the proxy's to time out (its address is not known before they are complete); the headers rule still ends
+ *   the proxy's connection.
+ *
+ * WebSockets are exempt from all of it once open (they live for hours, ping every 20 s, and QUOTA_SOCKETS caps a
+ * student's): none of the request rules apply to an upgrade, and `releaseWebSocket` takes an opened socket out of its
+ * peer's count.
+ */
+
+export interface ConnectionGuardStats {
+  /** Connections closed at accept: their peer held CONNECTIONS_PER_IP already. */
+  refused: number;
+  /** Requests through a trusted proxy answered 429: their forwarded address had CONNECTIONS_PER_IP open. */
+  tooManyRequests: number;
+  /** Connections ended by the headers rule (HEADERS_TIMEOUT, or REQUEST_TIMEOUT when set). */
+  cutHeaders: number;
+  /** Requests ended by the body rate rule. */
+  cutBody: number;
+}
+
+export interface ConnectionGuard {
+  readonly limits: ConnectionLimits;
+  readonly stats: ConnectionGuardStats;
+  /** What an address holds now: its connections (untrusted peers) plus its open requests through trusted proxies. */
+  open(address: string): number;
+  /** Fastify options: the timeouts and a client-error handler that answers in the API's error shape. */
+  serverOptions(): {
+    connectionTimeout: number;
+    keepAliveTimeout: number;
+    requestTimeout: number;
+    http: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number };
+    clientErrorHandler: (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) => void;
+  };
+  /** Installs the per-address count and the body rule; call first among the request hooks. */
+  install(app: FastifyInstance): void;
+}
+
+/** The ranges TRUST_PROXY may name (as proxy-addr, which Fastify uses, defines them). */
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/** Whether a TCP peer is a proxy TRUST_PROXY trusts (a hop count trusts every peer: all traffic comes through it). */
+export function trustedPeer(trust: TrustProxy): (address: string) => boolean {
+  if (trust === false) return () => false;
+  if (typeof trust === 'number') return () => trust > 0;
+  const list = new BlockList();
+  for (const entry of trust) {
+    for (const range of NAMED_RANGES[entry] ?? [entry]) {
+      const [address = '', prefix] = range.split('/');
+      if (prefix === undefined) list.addAddress(address, family(address));
+      else list.addSubnet(address, Number(prefix), family(address));
+    }
+  }
+  return (address) => isIP(address) !== 0 && list.check(address, family(address));
+}
+
+/** One key per client whether it reached a dual-stack listener as IPv4 or as IPv4-mapped IPv6. */
+const addressKey = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
+/** A whole HTTP/1.1 answer written straight to the socket, for when there is no response object to use. */
+function rawAnswer(status: number, code: string, message: string): string {
+  const body = JSON.stringify(errorBody(code, message));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Answers (when nothing of the current answer was sent yet) and closes the connection. */
+function endConnection(socket: Socket, status: number, code: string, message: string, err?: Error) {
+  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (socket.writable && !current?.headersSent) socket.write(rawAnswer(status, code, message));
+  socket.destroy(err);
+}
+
+/** The WebSocket opened on this connection: it leaves its peer's count (QUOTA_SOCKETS caps a student's sockets). */
+const webSocketRelease = new WeakMap<Socket, () => void>();
+export function releaseWebSocket(socket: Socket): void {
+  webSocketRelease.get(socket)?.();
+}
+
+const guards = new WeakMap<object, ConnectionGuard>();
+/** The guard installed on an app's HTTP server (tests read its counts). */
+export const connectionGuardOf = (app: FastifyInstance) => guards.get(app.server);
+
+interface BodyWatch {
+  request: FastifyRequest;
+  socket: Socket;
+  /** When the client will have fallen behind (performance.now() milliseconds). */
+  deadline: number;
+  /** socket.bytesRead at the last look. */
+  bytes: number;
+  /** Since when the socket is paused (the server not reading), or null. */
+  pausedAt: number | null;
+  onPause: () => void;
+  onResume: () => void;
+}
+
+export function createConnectionGuard(limits: ConnectionLimits, trustProxy: TrustProxy): ConnectionGuard {
+  const stats: ConnectionGuardStats = { refused: 0, tooManyRequests: 0, cutHeaders: 0, cutBody: 0 };
+  const counts = new Map<string, number>();
+  const trusted = trustedPeer(trustProxy);
+  /** Sockets counted by their peer (a request on one is not counted again). */
+  const peerCounted = new WeakSet<Socket>();
+  const lastWarned = new Map<string, number>();
+  let log: FastifyBaseLogger | undefined;
+
+  const take = (key: string) => {
+    const n = (counts.get(key) ?? 0) + 1;
+    if (n > limits.perIp) return false;
+    counts.set(key, n);
+    return true;
+  };
+  const give = (key: string) => {
+    const n = (counts.get(key) ?? 0) - 1;
+    if (n > 0) counts.set(key, n);
+    else counts.delete(key);
+  };
+  /** One warning per address a minute: a flood of refusals is one line, not thousands. */
+  const warnOnce = (key: string, fields: object, msg: string) => {
+    const now = Date.now();
+    if (now - (lastWarned.get(key) ?? 0) < 60_000) return;
+    lastWarned.set(key, now);
+    if (lastWarned.size > 10_000) lastWarned.clear();
+    log?.warn({ ...fields, address: key, perIp: limits.perIp }, msg);
+  };
+
+  // ── the body rule ──
+  const watching = new Set<BodyWatch>();
+  const tickMs = Math.max(50, Math.min(1000, Math.floor(limits.bodyTimeoutMs / 4)));
+  let ticker: NodeJS.Timeout | undefined;
+  const msPerByte = 1000 / limits.bodyMinBytesPerSecond;
+
+  const unwatch = (w: BodyWatch) => {
+    watching.delete(w);
+    w.socket.off('pause', w.onPause).off('resume', w.onResume);
+    if (!watching.size && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  };
+
+  const tick = () => {
+    const now = performance.now();
+    for (const w of watching) {
+      if (w.request.raw.complete || w.socket.destroyed) {
+        unwatch(w);
+        continue;
+      }
+      const bytes = w.socket.bytesRead;
+      w.deadline += (bytes - w.bytes) * msPerByte;
+      w.bytes = bytes;
+      if (w.pausedAt !== null) {
+        w.deadline += now - w.pausedAt;
+        w.pausedAt = now;
+      }
+      if (now <= w.deadline) continue;
+      unwatch(w);
+      stats.cutBody++;
+      w.request.log.warn(
+        { ip: w.request.ip, minBytesPerSecond: limits.bodyMinBytesPerSecond },
+        'request body arriving too slowly: connection closed',
+      );
+      endConnection(w.socket, 408, 'request_timeout', MSG.connections.tooSlow);
+    }
+  };
+
+  const watchBody = (request: FastifyRequest) => {
+    const { headers } = request.raw;
+    const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+    if (!hasBody || request.raw.complete) return;
+    const socket = request.raw.socket;
+    const w: BodyWatch = {
+      request,
+      socket,
+      deadline: performance.now() + limits.bodyTimeoutMs,
+      bytes: socket.bytesRead,
+      pausedAt: socket.isPaused() ? performance.now() : null,
+      onPause: () => {
+        w.pausedAt ??= performance.now();
+      },
+      onResume: () => {
+        if (w.pausedAt !== null) w.deadline += performance.now() - w.pausedAt;
+        w.pausedAt = null;
+      },
+    };
+    socket.on('pause', w.onPause).on('resume', w.onResume);
+    watching.add(w);
+    ticker ??= setInterval(tick, tickMs).unref();
+  };
+
+  const guard: ConnectionGuard = {
+    limits,
+    stats,
+    open: (address) => counts.get(addressKey(address)) ?? 0,
+
+    serverOptions() {
+      return {
+        connectionTimeout: limits.idleTimeoutMs,
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        http: {
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          // Node looks for expired headers every 30 s by default: a 30 s limit could then take a minute.
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+        },
+        clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+          if (err.code === 'ECONNRESET' || socket.destroyed) return;
+          if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+            stats.cutHeaders++;
+            this.log.info({ peer: socket.remoteAddress }, 'request headers arriving too slowly: connection closed');
+            return endConnection(socket, 408, 'request_timeout', MSG.connections.tooSlow, err);
+          }
+          if (err.code === 'HPE_HEADER_OVERFLOW') {
+            return endConnection(socket, 431, 'headers_too_large', MSG.connections.headersTooLarge, err);
+          }
+          this.log.debug({ err, peer: socket.remoteAddress }, 'unreadable request');
+          return endConnection(socket, 400, 'bad_request', MSG.connections.unreadable, err);
+        },
+      };
+    },
+
+    install(app) {
+      log = app.log;
+      guards.set(app.server, guard);
+
+      app.server.on('connection', (socket: Socket) => {
+        const peer = socket.remoteAddress;
+        if (!peer || trusted(peer)) return;
+        const key = addressKey(peer);
+        if (!take(key)) {
+          stats.refused++;
+          warnOnce(key, {}, 'too many connections from one address: connection refused');
+          socket.destroy();
+          return;
+        }
+        peerCounted.add(socket);
+        let counted = true;
+        const release = () => {
+          if (!counted) return;
+          counted = false;
+          give(key);
+        };
+        socket.once('close', release);
+        webSocketRelease.set(socket, release);
+      });
+
+      app.addHook('onRequest', async (request, reply) => {
+        if (isSocketUpgrade(request)) return;
+        watchBody(request);
+        if (peerCounted.has(request.raw.socket)) return;
+        const key = addressKey(request.ip);
+        if (!take(key)) {
+          stats.tooManyRequests++;
+          warnOnce(key, { via: request.raw.socket?.remoteAddress }, 'too many requests open from one address');
+          reply.header('connection', 'close');
+          throw new AppError(429, 'too_many_connections', MSG.connections.tooMany);
+        }
+        // Open until it is answered (or the connection is gone) and its body has arrived (or will not).
+        let pending = 2;
+        const done = () => {
+          if (--pending === 0) give(key);
+        };
+        reply.raw.once('close', done);
+        finished(request.raw, () => done());
+      });
+
+      app.addHook('onClose', async () => {
+        if (ticker) clearInterval(ticker);
+        ticker = undefined;
+        watching.clear();
+      });
+    },
+  };
+  return guard;
+}
