@@ -40,6 +40,7 @@ import { searchFeature } from './features/search/search.feature.ts';
 import { pushFeature } from './features/push/push.feature.ts';
 import { dataExportFeature } from './features/data-export/data-export.feature.ts';
 import { moderationFeature } from './features/moderation/moderation.feature.ts';
+import { universitiesFeature } from './features/universities/universities.feature.ts';
 
 export interface BuildOptions {
   /** Replace the configured mailer (tests capture mail this way or use a real SMTP server via config). */
@@ -122,6 +123,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register((await import('./platform/backup/backup.routes.ts')).backupRoutes(ctx));
   // features: each a plugin that registers what it plugs into (ctx.registry, ctx.realtime) and its routes
   await app.register(healthFeature(ctx));
+  // The universities setting is checked against the stored students first; a refusal closes what is open.
+  try {
+    await app.register(universitiesFeature(ctx));
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   await app.register(authFeature(ctx));
   await app.register(avatarsFeature(ctx));
   await app.register(feedbackFeature(ctx));

@@ -31,6 +31,11 @@ async function main() {
 }
 
 main().catch((err) => {
+  // A setting found wrong only once the database is open (the universities file against stored students).
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(1);
+  }
   console.error(err);
   process.exit(1);
 });

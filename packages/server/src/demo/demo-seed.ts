@@ -14,7 +14,7 @@ export async function seedDemo(ctx: AppContext, log: FastifyBaseLogger): Promise
   const existing = new Set(
     (await db.select({ email: users.email }).from(users).where(inArray(users.email, emails))).map((r) => r.email),
   );
-  for (const u of DEMO_USERS) if (!existing.has(u.email)) await seedUser(db, u);
+  for (const u of DEMO_USERS) if (!existing.has(u.email)) await seedUser(db, u, ctx.config.universities);
   await seedSocialDemo(db);
   await seedChatDemo(ctx);
   log.info(`demo data ready: ${emails.length} students`);

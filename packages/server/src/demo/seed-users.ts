@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { universityForEmail } from '@studybuddy/shared/universities';
+import { DEFAULT_UNIVERSITIES, type University } from '../universities-config.ts';
 import type { Db } from '../db/connect.ts';
 import { connections, courseworkCache, profiles, users, type CourseRef } from '../db/schema.ts';
 import { hashPassword } from '../platform/passwords.ts';
@@ -23,11 +24,18 @@ export interface SeedUser {
   coursework?: { courseId: string; courseName: string; items: { id: string; name: string }[] }[];
 }
 
-/** Inserts a ready account + profile directly (tests, demo data). Returns the user id. */
-export async function seedUser(db: Db, u: SeedUser): Promise<string> {
+/**
+ * Inserts a ready account + profile directly (tests, demo data), at the college of its domain's university in
+ * `universities` (the server's setting; the spec's three by default). Returns the user id.
+ */
+export async function seedUser(
+  db: Db,
+  u: SeedUser,
+  universities: readonly University[] = DEFAULT_UNIVERSITIES,
+): Promise<string> {
   const email = u.email.toLowerCase();
-  const university = universityForEmail(email);
-  if (!university) throw new Error(`not a university e-mail: ${email}`);
+  const university = universityForEmail(universities, email);
+  if (!university) throw new Error(`not an e-mail of a university in the universities setting: ${email}`);
   const id = randomUUID();
   const complete = u.complete !== false;
   const name = u.name ?? (complete ? email.split('@')[0]! : '');

@@ -14,7 +14,7 @@ let counter = 0;
 /** A verified user with a complete profile (override anything), signed in. */
 export async function createUser(app: App, u: Partial<SeedUser> = {}): Promise<TestUser> {
   const email = u.email ?? `student${Date.now()}${counter++}@g.ucla.edu`;
-  const id = await seedUser(app.ctx.db, { ...u, email });
+  const id = await seedUser(app.ctx.db, { ...u, email }, app.ctx.config.universities);
   const { token } = await createSession(app.ctx.db, id);
   return { id, email: email.toLowerCase(), cookie: `${SESSION_COOKIE}=${token}` };
 }

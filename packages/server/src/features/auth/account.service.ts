@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { LoginInput, LoginResult, ResendResult, SignupInput } from '@studybuddy/shared/auth';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
+import { universityForEmail } from '@studybuddy/shared/universities';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -58,6 +59,10 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
   return {
     /** Creates an unverified account and mails its verification link; no session is made. */
     async signup(input: SignupInput, caller: Caller): Promise<void> {
+      // Only a university of the setting that takes sign-ups (not one marked "signUp": false, nor one removed).
+      if (!universityForEmail(ctx.config.universities, input.email)?.signUp) {
+        throw fail(400, 'invalid_domain', MSG.signup.invalidDomain, 'email');
+      }
       await limiter.hit(caller.reply, 'signup', caller.ip, input.email);
       const emailInUse = fail(409, 'email_in_use', MSG.signup.emailInUse, 'email');
       if (await findUserByEmail(db, input.email)) throw emailInUse;
@@ -108,7 +113,10 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
         const resendTicket = seal(secretKey, RESEND_TICKET, { userId: user.id }, RESEND_TICKET_MS);
         return { result: { status: 'unverified', resendTicket } };
       }
-      await profiles.ensure(db, user.id, user.email);
+      // A university taken out of the setting keeps its students; one who never got a profile has no college.
+      if (!(await profiles.ensure(db, user.id, user.email, ctx.config.universities))) {
+        throw fail(403, 'invalid_domain', MSG.signup.invalidDomain, 'email');
+      }
       return { result: { status: 'signedIn' }, userId: user.id };
     },
 

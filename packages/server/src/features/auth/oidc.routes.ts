@@ -82,7 +82,7 @@ export function oidcRoutes(ctx: AppContext) {
         request.log.warn({ err }, 'OIDC sign-in refused');
         return toLogin(reply, 'failed');
       }
-      const outcome = await socialSignIn(ctx.db, oidc.issuer, identity);
+      const outcome = await socialSignIn(ctx.db, oidc.issuer, identity, ctx.config.universities);
       if ('error' in outcome) return toLogin(reply, outcome.error);
       if (request.user) await endSession(ctx, request.user);
       const { token, expiresAt } = await createSession(ctx.db, outcome.userId, request.headers['user-agent']);

@@ -33,7 +33,8 @@ export function sessionRoutes(ctx: AppContext) {
       let profile = await profiles.own(ctx.db, user.id);
       if (!profile) {
         // Requirements §4: a verified user without a profile gets one with the defaults.
-        await profiles.ensure(ctx.db, user.id, user.email);
+        // (Nothing when their university was taken out of the setting before they had a profile.)
+        await profiles.ensure(ctx.db, user.id, user.email, ctx.config.universities);
         profile = await profiles.own(ctx.db, user.id);
       }
       return { user: { id: user.id, email: user.email, emailVerified: user.emailVerified }, profile };

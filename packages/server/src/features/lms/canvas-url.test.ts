@@ -1,25 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { University } from '@studybuddy/shared/universities';
+import { DEFAULT_UNIVERSITIES, type University } from '../../universities-config.ts';
 import { canvasSettingsUrl, resolveCanvasUrl } from './canvas-url.ts';
 import { mergeCourses } from './course-merge.ts';
 
 describe('the Canvas address of a university', () => {
-  it('comes from the e-mail domain, overridden by CANVAS_URL_<KEY>', () => {
-    expect(resolveCanvasUrl('ada@G.UCLA.edu', {})).toBe('https://bruinlearn.ucla.edu');
-    expect(resolveCanvasUrl('bo@andrew.cmu.edu', { CMU: 'http://127.0.0.1:4010/' })).toBe('http://127.0.0.1:4010');
-    expect(resolveCanvasUrl('cy@wisc.edu', { UCLA: 'http://x.test' })).toBe('https://canvas.wisc.edu');
+  it("comes from the e-mail domain's university in the universities setting", () => {
+    expect(resolveCanvasUrl('ada@G.UCLA.edu', DEFAULT_UNIVERSITIES)).toBe('https://bruinlearn.ucla.edu');
+    const emulated: University[] = [
+      {
+        key: 'CMU',
+        name: 'CMU',
+        domains: ['andrew.cmu.edu'],
+        lms: { kind: 'canvas', url: 'http://127.0.0.1:4010/' },
+        signUp: true,
+      },
+    ];
+    expect(resolveCanvasUrl('bo@andrew.cmu.edu', emulated)).toBe('http://127.0.0.1:4010');
+    expect(resolveCanvasUrl('cy@wisc.edu', DEFAULT_UNIVERSITIES)).toBe('https://canvas.wisc.edu');
     expect(canvasSettingsUrl('https://canvas.wisc.edu')).toBe('https://canvas.wisc.edu/profile/settings');
   });
 
   it('is null (Canvas URL not available) for an unknown domain or a university without a usable address', () => {
     const universities: University[] = [
-      { key: 'UCLA', name: 'UCLA', domains: ['ucla.edu'], canvasUrl: '' },
-      { key: 'CMU', name: 'CMU', domains: ['andrew.cmu.edu'], canvasUrl: 'ftp://canvas.cmu.edu' },
+      { key: 'UCLA', name: 'UCLA', domains: ['ucla.edu'], signUp: true },
+      {
+        key: 'CMU',
+        name: 'CMU',
+        domains: ['andrew.cmu.edu'],
+        lms: { kind: 'canvas', url: 'ftp://canvas.cmu.edu' },
+        signUp: true,
+      },
     ];
-    expect(resolveCanvasUrl('ada@ucla.edu', {}, universities)).toBeNull();
-    expect(resolveCanvasUrl('bo@andrew.cmu.edu', {}, universities)).toBeNull();
-    expect(resolveCanvasUrl('x@gmail.com', {})).toBeNull();
-    expect(resolveCanvasUrl('no-at-sign', {})).toBeNull();
+    expect(resolveCanvasUrl('ada@ucla.edu', universities)).toBeNull();
+    expect(resolveCanvasUrl('bo@andrew.cmu.edu', universities)).toBeNull();
+    expect(resolveCanvasUrl('x@gmail.com', DEFAULT_UNIVERSITIES)).toBeNull();
+    expect(resolveCanvasUrl('no-at-sign', DEFAULT_UNIVERSITIES)).toBeNull();
   });
 });
 

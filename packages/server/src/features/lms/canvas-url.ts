@@ -1,23 +1,16 @@
 import { trimTrailing } from '@studybuddy/shared/text-scan';
-import { UNIVERSITIES, type University, type UniversityKey } from '@studybuddy/shared/universities';
+import { universityForEmail } from '@studybuddy/shared/universities';
+import type { University } from '../../universities-config.ts';
 
 /**
- * The Canvas address of the university of an e-mail: CANVAS_URL_<KEY> when configured, else the university's
- * own. null when the domain is not a university's, or it has no usable (http/https) Canvas address.
+ * The Canvas address of the university of an e-mail, as the universities setting names it (UNIVERSITIES_FILE's
+ * `lms.url`, or CANVAS_URL_<KEY>). null when the domain is no university's, or it has no usable (http/https) Canvas
+ * address: 'Canvas URL not available for your university'.
  */
-export function resolveCanvasUrl(
-  email: string,
-  overrides: Partial<Record<UniversityKey, string>>,
-  universities: readonly University[] = UNIVERSITIES,
-): string | null {
-  const at = email.lastIndexOf('@');
-  const domain = email
-    .slice(at + 1)
-    .trim()
-    .toLowerCase();
-  const university = at > 0 ? universities.find((u) => u.domains.includes(domain)) : undefined;
-  if (!university) return null;
-  const url = trimTrailing((overrides[university.key] ?? university.canvasUrl ?? '').trim(), '/');
+export function resolveCanvasUrl(email: string, universities: readonly University[]): string | null {
+  const university = universityForEmail(universities, email);
+  if (!university?.lms) return null;
+  const url = trimTrailing(university.lms.url.trim(), '/');
   return /^https?:\/\/[^/\s]+/i.test(url) ? url : null;
 }
 

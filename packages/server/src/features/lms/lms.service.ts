@@ -67,7 +67,7 @@ export async function canvasAccount(ctx: AppContext, userId: string): Promise<Ca
   ]);
   if (email === undefined) throw notFound();
   const profile: StoredCanvas = { email, courses, ...link };
-  const resolvedUrl = resolveCanvasUrl(profile.email, ctx.config.canvasUrls);
+  const resolvedUrl = resolveCanvasUrl(profile.email, ctx.config.universities);
   const url = profile.canvasUrl.trim();
   const box = profile.tokenBox.trim();
   let credentials: CanvasCredentials | null = null;

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connect.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { newAvatarPath } from '../avatars/avatars.service.ts';
 import * as discovery from './discovery.repository.ts';
+import { collegesByDomain } from './profile-colleges.repository.ts';
 import { replaceProfileCourses } from './profile-courses.repository.ts';
 import * as moderation from './profile-moderation.repository.ts';
 import * as repo from './profile.repository.ts';
@@ -11,6 +12,7 @@ import { toOwnProfile } from './profile.service.ts';
 
 export type { CandidateRow, RankPosition, RankingViewer, Viewer } from './discovery.repository.ts';
 export type { PublicProfileRow } from './profile.repository.ts';
+export type { CollegeDomain } from './profile-colleges.repository.ts';
 
 /** What another student's list shows of someone: name (may be blank), picture, major and year. */
 export interface ProfileCard {
@@ -39,18 +41,26 @@ export interface MemberProfile {
 export const profiles = {
   /**
    * The profile of requirements §3 with its defaults, created on the first verified sign-in (nothing when it exists):
-   * college from the e-mail domain, a robot avatar with a random seed, hasCustomProfilePicture false,
-   * empty strings and lists, emailNotificationsEnabled true.
+   * college from the e-mail domain's university in `universities` (the setting), a robot avatar with a random seed,
+   * hasCustomProfilePicture false, empty strings and lists, emailNotificationsEnabled true.
+   * False when the student has no profile and their domain is no university's (one removed from the setting before
+   * they ever signed in): no college to give them.
    */
-  async ensure(db: Db, userId: string, email: string): Promise<void> {
-    const university = universityForEmail(email);
-    if (!university) throw new Error(`no university for ${email}`);
+  async ensure(
+    db: Db,
+    userId: string,
+    email: string,
+    universities: readonly { name: string; domains: readonly string[] }[],
+  ): Promise<boolean> {
+    const university = universityForEmail(universities, email);
+    if (!university) return (await repo.findFields(db, userId)) !== undefined;
     await repo.insertDefaultProfile(db, {
       userId,
       email,
       college: university.name,
       profilePicture: newAvatarPath(),
     });
+    return true;
   },
 
   /** The user's own profile as the web app sees it; null when there is none. */
@@ -128,6 +138,9 @@ export const profiles = {
     listings: moderation.findListings,
     idsByName: moderation.idsByName,
   },
+
+  /** Every (college, e-mail domain) pair stored, with its count (the universities setting is checked against it). */
+  collegesByDomain,
 
   /** Student discovery: the match ranking and the name search over complete profiles of one college. */
   discovery: {

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import { compareCandidates, matchScore } from '@studybuddy/shared/match-score';
 import type { MatchCandidate, MatchPage } from '@studybuddy/shared/social';
 import { YEARS, type Year } from '@studybuddy/shared/limits';
-import type { UniversityKey } from '@studybuddy/shared/universities';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { befriend, cookieFor, insertStudents, setCreatedAt, type StudentSpec } from './students.fixture.ts';
 
@@ -43,7 +42,7 @@ describe('match ranking in SQL equals the shared score rule', () => {
   const seed = Number(process.env.RANKING_SEED ?? Date.now() % 100000);
   const rand = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const specs: (StudentSpec & { college: UniversityKey })[] = [];
+  const specs: (StudentSpec & { college: NonNullable<StudentSpec['college']> })[] = [];
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -3,14 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { courseKey } from '@studybuddy/shared/match-score';
-import { UNIVERSITIES, type UniversityKey } from '@studybuddy/shared/universities';
 import type { Db } from '../../db/connect.ts';
 import { connections, profileCourses, profiles, users } from '../../db/schema.ts';
 import { SESSION_COOKIE } from '../../platform/session.ts';
+import { DEFAULT_UNIVERSITIES } from '../../universities-config.ts';
 import { createSession } from '../auth/session.ts';
 
 export interface StudentSpec {
-  college?: UniversityKey;
+  /** The key of one of the default universities (UCLA unless said). */
+  college?: 'UCLA' | 'CMU' | 'WISC';
   name: string;
   major?: string;
   year?: string;
@@ -34,7 +35,7 @@ export async function insertStudents(db: Db, specs: StudentSpec[]): Promise<Stud
   const made: Student[] = [];
   for (let start = 0; start < specs.length; start += BATCH) {
     const batch = specs.slice(start, start + BATCH).map((s) => {
-      const uni = UNIVERSITIES.find((u) => u.key === (s.college ?? 'UCLA'))!;
+      const uni = DEFAULT_UNIVERSITIES.find((u) => u.key === (s.college ?? 'UCLA'))!;
       const id = randomUUID();
       return { id, email: `${id}@${uni.domains[0]}`, college: uni.name, spec: s };
     });
