@@ -1,0 +1,83 @@
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import S3rver from 's3rver';
+
+const noSuchUpload = (ctx: { status: number; type: string; body: unknown }) => {
+  ctx.status = 404;
+  ctx.type = 'application/xml';
+  ctx.body =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code>' +
+    '<Message>The specified upload does not exist.</Message></Error>';
+};
+
+/**
+ * ListParts and AbortMultipartUpload, which s3rver lacks and @tus/s3-store needs (every S3 service has them),
+ * answered from the parts s3rver keeps on disk (`<uploads>/<uploadId>/<partNumber>` and `.md5`). As on S3, an
+ * upload that was completed or aborted is gone: NoSuchUpload.
+ */
+function addMultipartListing(server: S3rver) {
+  const handle: S3rver['middleware'][number] = async (ctx, next) => {
+    const uploadId = ctx.query.uploadId;
+    const [bucket, ...key] = ctx.path.split('/').filter(Boolean);
+    const listing = ctx.method === 'GET' && typeof uploadId === 'string' && /^[0-9a-f]+$/.test(uploadId);
+    const aborting = ctx.method === 'DELETE' && typeof uploadId === 'string' && /^[0-9a-f]+$/.test(uploadId);
+    if (!bucket || !key.length || (!listing && !aborting)) return next();
+    const dir = path.join(server.store.getResourcePath(bucket, undefined, 'uploads'), uploadId as string);
+    const names = await readdir(dir).catch(() => null);
+    if (!names) return noSuchUpload(ctx);
+    if (aborting) {
+      await rm(dir, { recursive: true, force: true });
+      ctx.status = 204;
+      return;
+    }
+    const numbers = names.filter((n) => /^\d+$/.test(n)).map(Number);
+    const parts = await Promise.all(
+      numbers
+        .sort((a, b) => a - b)
+        .map(async (n) => {
+          const file = path.join(dir, String(n));
+          const [info, md5] = await Promise.all([stat(file), readFile(`${file}.md5`, 'utf8')]);
+          return { PartNumber: n, ETag: `"${md5}"`, Size: info.size, LastModified: info.mtime.toISOString() };
+        }),
+    );
+    ctx.body = {
+      ListPartsResult: {
+        Bucket: bucket,
+        Key: key.map(decodeURIComponent).join('/'),
+        UploadId: uploadId,
+        IsTruncated: false,
+        Part: parts,
+      },
+    };
+  };
+  // Just before the router (the last middleware), after s3rver's XML encoding of plain-object bodies.
+  server.middleware.splice(server.middleware.length - 1, 0, handle);
+}
+
+export interface S3rverOptions {
+  address: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Where buckets and objects are kept (plain files, so a volume keeps them across restarts). */
+  directory: string;
+  /** Buckets made at start when missing (an existing bucket and its objects are kept). */
+  buckets: string[];
+  silent?: boolean;
+}
+
+/**
+ * s3rver (an S3-compatible server on plain files) with the multipart listing @tus/s3-store needs: the tests' local
+ * S3 and the compose file's store (`s3rver-main.ts`). Its credentials are s3rver's fixed S3RVER / S3RVER.
+ */
+export async function startS3rver(options: S3rverOptions): Promise<{ server: S3rver; port: number }> {
+  const server = new S3rver({
+    address: options.address,
+    port: options.port,
+    silent: options.silent ?? true,
+    directory: options.directory,
+    configureBuckets: options.buckets.map((name) => ({ name })),
+  });
+  addMultipartListing(server);
+  const { port } = await server.run();
+  return { server, port };
+}
