@@ -1,5 +1,6 @@
 // `npm test`: lint, typecheck, unit (shared, web), server integration (PGlite), the PostgreSQL leg, e2e in Chromium.
 // `npm test -- <stage>…` runs only the named stages (see STAGES below), e.g. `npm test -- e2e`.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { ensureDependencies, buildWeb, must, run } from './lib.mjs';
@@ -68,15 +69,34 @@ function finish(code) {
   process.exit(code);
 }
 
+/** Runs `npm run <script>` with its output kept until it ends, then prints it under its stage heading. */
+function npmScript(name) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', name, '--silent']);
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => {
+      process.stdout.write(`\n━━ ${name} ━━\n${output}━━ ${name}: ${seconds(started)} ━━\n`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** Lint and typecheck are single-threaded tools: asked together, they run side by side. */
+async function staticChecks(names) {
+  const codes = await Promise.all(names.map(npmScript));
+  const failed = codes.find((code) => code !== 0);
+  if (failed !== undefined) {
+    totals.failed += 1;
+    finish(failed);
+  }
+}
+
 const STAGES = {
-  lint: () => {
-    console.log('━━ lint ━━');
-    must('npm', ['run', 'lint', '--silent']);
-  },
-  typecheck: () => {
-    console.log('━━ typecheck ━━');
-    must('npm', ['run', 'typecheck', '--silent']);
-  },
+  lint: () => staticChecks(['lint']),
+  typecheck: () => staticChecks(['typecheck']),
   unit: () => {
     vitest('unit: shared', 'packages/shared');
     vitest('unit: web', 'packages/web');
@@ -111,5 +131,8 @@ if (unknown.length > 0) {
 ensureDependencies();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
-for (const name of asked.length > 0 ? asked : Object.keys(STAGES)) await STAGES[name]();
+const chosen = asked.length > 0 ? asked : Object.keys(STAGES);
+const together = ['lint', 'typecheck'].filter((name) => chosen.includes(name));
+if (together.length > 0) await staticChecks(together);
+for (const name of chosen.filter((n) => !together.includes(n))) await STAGES[name]();
 finish(0);
