@@ -6,6 +6,8 @@ import { BLOCK_MSG } from './messages-block.ts';
 import { REACTIONS_MSG } from './messages-reactions.ts';
 // About StudyBuddy: the running version (issue 26 point 3)
 import { ABOUT_MSG } from './messages-about.ts';
+// Short answers to questions about a document (issue 28 point 1)
+import { ANSWERS_MSG } from './messages-answers.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
@@ -15,6 +17,7 @@ export const MSG = {
   ...BLOCK_MSG,
   ...REACTIONS_MSG,
   ...ABOUT_MSG,
+  ...ANSWERS_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',
@@ -670,6 +673,14 @@ export const MSG = {
     tooMany: 'Too many connections from your network at once. Please try again in a moment.',
     headersTooLarge: 'The request headers are too large.',
     unreadable: 'The request could not be read.',
+  },
+  /** Faults survived (issue 31 points 1–3): what a request hears while a part the server needs is away. */
+  faults: {
+    databaseUnavailable:
+      'StudyBuddy cannot reach its database right now. Nothing was saved; please try again in a moment.',
+    storageUnavailable: 'File storage is not answering right now. Nothing was saved; please try again in a moment.',
+    diskFull:
+      'The server has run out of disk space, so nothing new can be saved for now. What is already saved stays readable.',
   },
   quota: {
     /** One text for every per-student limit; it names the limit, its size and when it frees up. */

@@ -47,10 +47,15 @@ async function migrateExclusively(pool: pg.Pool): Promise<void> {
 /** PostgreSQL when a URL is given, else PGlite in `DATA_DIR/db` (or in memory for `memory://`). Applies migrations. */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // A connection that cannot be made within 5 s fails its request (a 503) instead of holding it.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
     // An idle connection the server ends (restart, or a dropped test database right after close()) must not
     // crash the process: the pool replaces it on the next query.
     pool.on('error', () => undefined);
+    // Nor one in use between two queries (a transaction waiting on other work) when its backend ends
+    // (pg_terminate_backend, a restart): nobody listens to that client's 'error' then, which would crash the
+    // process. Its transaction's next query fails (a 503), and the pool drops it when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema });
     await migrateExclusively(pool);
     return {

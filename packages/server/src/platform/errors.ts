@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import { MSG } from '@studybuddy/shared/messages';
+import { FAULT_RETRY_AFTER_S, faultOf } from './faults.ts';
 
 /** An expected failure with the status, code and message the client sees. */
 export class AppError extends Error {
@@ -38,6 +39,16 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', message: MSG.api.unsupportedType },
 };
 
+/**
+ * An expected error as it is (AppError), a fault of a part the server stands on (database away, storage not
+ * answering, disk full: platform/faults.ts) as its clear refusal, or null for a bug.
+ */
+export function knownError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  const fault = faultOf(err);
+  return fault ? new AppError(fault.statusCode, fault.code, fault.message) : null;
+}
+
 export function errorBody(code: string, message: string, field?: string) {
   return { error: field ? { code, message, field } : { code, message } };
 }
@@ -55,6 +66,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send(errorBody('bad_request', err.message));
+    }
+    const fault = knownError(err);
+    if (fault) {
+      request.log.warn({ err }, `refused: ${fault.code}`);
+      return reply
+        .status(fault.statusCode)
+        .header('Retry-After', String(FAULT_RETRY_AFTER_S))
+        .send(errorBody(fault.code, fault.message));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send(errorBody('internal', MSG.api.internal));

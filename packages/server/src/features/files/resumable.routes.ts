@@ -6,7 +6,7 @@ import { Server } from '@tus/server';
 import { FILES_API } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, errorBody, notFound } from '../../platform/errors.ts';
+import { AppError, errorBody, knownError, notFound } from '../../platform/errors.ts';
 import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
 import { requireUser, type SessionUser } from '../../platform/session.ts';
 import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
@@ -41,8 +41,9 @@ const ownedBy = (user: SessionUser, id: string) => ID.test(id) && id.startsWith(
 
 /** A failure in the shape tus hooks throw, with our standard error JSON as the body. */
 function tusError(err: unknown): { status_code: number; body: string } {
-  if (err instanceof AppError) {
-    return { status_code: err.statusCode, body: JSON.stringify(errorBody(err.code, err.message, err.field)) };
+  const known = knownError(err);
+  if (known) {
+    return { status_code: known.statusCode, body: JSON.stringify(errorBody(known.code, known.message, known.field)) };
   }
   return { status_code: 500, body: JSON.stringify(errorBody('internal', MSG.api.internal)) };
 }
@@ -158,12 +159,14 @@ export function resumableRoutes(ctx: AppContext) {
           body: JSON.stringify({ file }),
         };
       } catch (err) {
-        if (!(err instanceof AppError)) ctx.log.error({ err }, 'storing a resumable upload failed');
+        if (!knownError(err)) ctx.log.error({ err }, 'storing a resumable upload failed');
         throw tusError(err);
       }
     },
     onResponseError(_req, err) {
       if ('status_code' in err && err.body.startsWith('{')) return undefined;
+      // The staging store failing (S3 not answering, the disk full) is a clear refusal, not a 500.
+      if (!('status_code' in err) && knownError(err)) return tusError(err);
       const status = 'status_code' in err ? err.status_code : 500;
       const message = 'status_code' in err && status < 500 ? err.body.trim() : MSG.api.internal;
       return {

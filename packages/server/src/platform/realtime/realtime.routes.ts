@@ -21,7 +21,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { sinceResultSchema } from '@studybuddy/shared/realtime-responses';
 import { releaseWebSocket } from '../connection-guard.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, forbidden, parse } from '../errors.ts';
+import { AppError, forbidden, knownError, parse } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
 import { quotaExceeded } from '../quota.ts';
 import { withRequestId } from '../request-context.ts';
@@ -61,7 +61,8 @@ interface SocketState {
 }
 
 function errorFrame(err: unknown, ref?: string): ServerFrame {
-  if (err instanceof AppError) return { type: 'error', ref, status: err.statusCode, message: err.message };
+  const known = knownError(err);
+  if (known) return { type: 'error', ref, status: known.statusCode, message: known.message };
   return { type: 'error', ref, status: 500, message: 'Something went wrong on our side. Please try again.' };
 }
 
@@ -254,7 +255,7 @@ export function realtimeRoutes(ctx: AppContext) {
         const frame = parse(clientFrameSchema, json);
         const handled = handleFrame(s, frame)
           .catch((err: unknown) => {
-            if (!(err instanceof AppError)) ctx.log.error({ err }, 'realtime: frame failed');
+            if (!knownError(err)) ctx.log.error({ err }, 'realtime: frame failed');
             s.conn.send(JSON.stringify(errorFrame(err, ref)));
           })
           .finally(() => inFlight.delete(handled));
