@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { forgetStoredFolder } from '../files/storage-quota.service.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import * as repo from './account-data.repository.ts';
+import * as extras from './message-extras.repository.ts';
 
 /** A message the student sent, as their data download lists it. */
 export interface SentMessage {
@@ -23,21 +24,7 @@ const PAGE = 500;
  * those names, which the student sees in their own conversations.
  */
 export async function* sentMessages(ctx: AppContext, userId: string): AsyncGenerator<SentMessage> {
-  const names = new Map<string, string>();
-  const nameOf = async (kind: 'chat' | 'group', id: string): Promise<string> => {
-    const key = `${kind}:${id}`;
-    let name = names.get(key);
-    if (name === undefined) {
-      if (kind === 'chat') {
-        const peer = peerOf(id, userId);
-        name = (peer && (await profiles.name(ctx.db, peer))) || MSG.chat.deletedUser;
-      } else {
-        name = (await ctx.registry.conversationKinds.get(kind)?.title(id)) ?? '';
-      }
-      names.set(key, name);
-    }
-    return name;
-  };
+  const nameOf = conversationNames(ctx, userId);
   for (let after = 0; ; ) {
     const rows = await repo.sentMessagesAfter(ctx.db, userId, after, PAGE);
     for (const r of rows) {
@@ -58,14 +45,59 @@ export async function* sentMessages(ctx: AppContext, userId: string): AsyncGener
   }
 }
 
+/** A reaction the student gave (issue 30), as their data download lists it. */
+export interface OwnReaction {
+  emoji: string;
+  messageId: string;
+  conversation: { kind: 'chat' | 'group'; name: string };
+  reactedAt: string;
+}
+
+/** Every reaction the student gave, oldest first, with the name of the message's conversation. */
+export async function reactionsForExport(ctx: AppContext, userId: string): Promise<OwnReaction[]> {
+  const nameOf = conversationNames(ctx, userId);
+  const rows = await extras.reactionsByUser(ctx.db, userId);
+  const out: OwnReaction[] = [];
+  for (const r of rows) {
+    out.push({
+      emoji: r.emoji,
+      messageId: r.messageId,
+      conversation: { kind: r.conversationKind, name: await nameOf(r.conversationKind, r.conversationId) },
+      reactedAt: r.createdAt.toISOString(),
+    });
+  }
+  return out;
+}
+
+/** The names of the student's conversations as they see them (the friend's name, the group's), looked up once each. */
+function conversationNames(ctx: AppContext, userId: string) {
+  const names = new Map<string, string>();
+  return async (kind: 'chat' | 'group', id: string): Promise<string> => {
+    const key = `${kind}:${id}`;
+    let name = names.get(key);
+    if (name === undefined) {
+      if (kind === 'chat') {
+        const peer = peerOf(id, userId);
+        name = (peer && (await profiles.name(ctx.db, peer))) || MSG.chat.deletedUser;
+      } else {
+        name = (await ctx.registry.conversationKinds.get(kind)?.title(id)) ?? '';
+      }
+      names.set(key, name);
+    }
+    return name;
+  };
+}
+
 /**
  * Before an account goes: its one-to-one chats go for both students (with their messages, read positions and
  * files: nobody can open them any more), its pictures and voice messages in groups go, and its remaining group
- * messages show as from "Deleted student". The files the student sent elsewhere go with the files feature's clean-up.
+ * messages show as from "Deleted student"; their reactions go. The files the student sent elsewhere go with the files feature's clean-up.
  */
 export async function removeAccountMessages(ctx: AppContext, userId: string): Promise<void> {
   const chatIds = await withTransaction(ctx.db, async (tx) => {
     const ids = await repo.chatIdsOf(tx, userId);
+    // Their reactions go everywhere (issue 30); those to the chats' messages would go with them anyway.
+    await extras.deleteReactionsBy(tx, userId);
     await repo.deleteChats(tx, ids);
     await repo.orphanGroupMessages(tx, userId, MSG.chat.deletedUser);
     return ids;

@@ -20,16 +20,20 @@ import {
   sendMessageResultSchema,
   unreadCountsSchema,
 } from '@studybuddy/shared/chat-responses';
+import { reactSchema } from '@studybuddy/shared/message-extras';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
 import { storeAttachment } from './attachments.service.ts';
 import { chatInfo, listChats, unreadCounts } from './chat.service.ts';
 import { deleteOwnMessage, editOwnMessage, history, markRead, sendMessage } from './messages.service.ts';
+import { react } from './reactions.service.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(300) });
 const messageParams = idParams.extend({ messageId: z.string().min(1).max(300) });
 const attachmentQuery = z.object({ kind: z.enum(ATTACHMENT_KINDS) });
+/** Reactions a student may add or take back a minute, per conversation kind (a burst past it: 429). */
+export const REACTIONS_PER_MINUTE = 120;
 
 /** The messages routes of one conversation kind: /api/chats/:id/… and /api/groups/:id/…. */
 function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: string) {
@@ -114,6 +118,26 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
       async (request) => {
         const { id, messageId } = request.params;
         return { message: await deleteOwnMessage(ctx, requireUser(request).id, { kind, id }, messageId) };
+      },
+    );
+
+    // Reactions (issue 30): one of the allowed emoji, once per student; limited per minute like the other writes.
+    app.post(
+      `${base}/:id/messages/:messageId/reactions`,
+      {
+        config: perUser(REACTIONS_PER_MINUTE),
+        preValidation,
+        schema: {
+          summary: `Adds or takes back one's reaction to a message in the ${kind}`,
+          tags,
+          params: messageParams,
+          body: reactSchema,
+          response: { 200: messageResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { id, messageId } = request.params;
+        return { message: await react(ctx, requireUser(request).id, { kind, id }, messageId, request.body) };
       },
     );
 

@@ -15,6 +15,7 @@ import { deleteStoredFile } from '../files/files.service.ts';
 import { accessSql, authorize, authorizeRead } from './conversation-access.ts';
 import * as repo from './conversation.repository.ts';
 import * as changes from './message-changes.repository.ts';
+import * as extras from './message-extras.repository.ts';
 import { cleanText } from './message-text.ts';
 
 /**
@@ -48,7 +49,7 @@ async function ownMessage(
 }
 
 /** Who reads the conversation: a chat's two students, a group's members. */
-async function audienceOf(ctx: AppContext, ref: ConversationRef): Promise<string[]> {
+export async function audienceOf(ctx: AppContext, ref: ConversationRef): Promise<string[]> {
   if (ref.kind === 'chat') return ref.id.split('_');
   return changes.groupMemberIds(ctx.db, accessSql(ctx), ref.id);
 }
@@ -71,7 +72,9 @@ async function applyChange(
         ? await changes.markDeleted(tx, row.id)
         : await changes.editText(tx, row.id, change.content, CHAT_LIMITS.editWindowMinutes);
     if (!changed) return undefined;
-    const message = repo.toChatMessage(changed);
+    // A message deleted for everyone takes its reactions with it (issue 30).
+    if (change.kind === 'delete') await extras.deleteReactionsOf(tx, row.id);
+    const message = await extras.toFullMessage(tx, changed);
     const newest = await changes.isNewest(tx, ref, changed.cursor);
     if (newest) await changes.recordLastPreview(tx, accessSql(ctx), changed, messagePreview(message));
     return { changed, message, newest };
@@ -140,7 +143,7 @@ export async function deleteOwnMessage(
   const row = await ownMessage(ctx, userId, ref, messageId, 'read');
   if (!row.deletedAt) await applyChange(ctx, row, { kind: 'delete' });
   const now = await repo.findMessage(ctx.db, messageId);
-  return repo.toChatMessage(now ?? row);
+  return extras.toFullMessage(ctx.db, now ?? row);
 }
 
 /**
@@ -159,9 +162,9 @@ export async function editOwnMessage(
   if (row.type !== 'text') throw badRequest(MSG.chat.onlyTextEditable, 'content');
   const content = cleanText(input.content).trim();
   if (!content) throw badRequest(MSG.chat.emptyMessage, 'content');
-  if (content === row.content) return repo.toChatMessage(row);
+  if (content === row.content) return extras.toFullMessage(ctx.db, row);
   const edited = await applyChange(ctx, row, { kind: 'edit', content });
-  if (edited) return repo.toChatMessage(edited);
+  if (edited) return extras.toFullMessage(ctx.db, edited);
   // Nothing was changed: deleted meanwhile, or sent too long ago (the database's clock decides).
   const now = await repo.findMessage(ctx.db, messageId);
   if (!now || now.deletedAt) throw notFound(MSG.chat.alreadyDeleted);

@@ -8,12 +8,13 @@ import {
   type SendMessageInput,
   type SendMessageResult,
 } from '@studybuddy/shared/chat';
+import type { MessageQuote } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, type SinceResult } from '@studybuddy/shared/realtime';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, forbidden } from '../../platform/errors.ts';
+import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
 import {
@@ -27,6 +28,7 @@ import {
 import { GroupCommit } from './group-commit.ts';
 import { cleanText } from './message-text.ts';
 import * as repo from './conversation.repository.ts';
+import * as extras from './message-extras.repository.ts';
 
 /**
  * Messages of every conversation kind: one-to-one chats (only friends) and groups (only members).
@@ -79,10 +81,13 @@ async function writeBatch(
   const firstOf = new Map<string, repo.MessageToWrite>();
   for (const m of batch) if (!firstOf.has(m.id)) firstOf.set(m.id, m);
   const written = await repo.insertMessages(ctx.db, statement, [...firstOf.values()]);
-  // Committed: published at once, so nothing that fails from here on can keep the members from hearing it.
+  // Committed: published at once, so nothing that fails from here on can keep the members from hearing it. Replies
+  // carry the quote of what they answer (one look-up, only when the batch holds replies).
   const created = new Map<string, ChatMessage>();
   try {
-    publishWritten(ctx, written, firstOf, created);
+    const replyIds = [...written.values()].flatMap((w) => (w.row.replyToId ? [w.row.replyToId] : []));
+    const quotes = replyIds.length ? await extras.quotesOf(ctx.db, replyIds) : new Map<string, MessageQuote>();
+    publishWritten(ctx, written, firstOf, created, quotes);
   } catch (err) {
     ctx.log.error({ err }, 'chat: publishing a written batch failed');
   }
@@ -108,11 +113,13 @@ function publishWritten(
   written: Map<string, repo.WrittenMessage>,
   sent: Map<string, repo.MessageToWrite>,
   created: Map<string, ChatMessage>,
+  quotes: Map<string, MessageQuote>,
 ) {
   const unread = new Map<string, { conversation: ConversationRef; peerId: string; friendId: string; count: number }>();
   const notices: { message: ChatMessage; recipients: string[] }[] = [];
   for (const w of [...written.values()].sort((a, b) => a.row.cursor - b.row.cursor)) {
-    const message = repo.toChatMessage(w.row);
+    const quote = w.row.replyToId ? quotes.get(w.row.replyToId) : undefined;
+    const message = { ...repo.toChatMessage(w.row), ...(quote ? { replyTo: quote } : {}) };
     created.set(message.id, message);
     const { peerId, senderId } = sent.get(message.id)!;
     // Members who blocked the sender still get the message (their app folds it), but no notice of it.
@@ -161,6 +168,7 @@ export async function sendMessage(
   const peerId = ref.kind === 'chat' ? (peerOf(ref.id, userId) ?? undefined) : undefined;
   // The batch writer checks membership itself; anything more (a hot group's course) is checked here.
   await checkBeforeWrite(ctx, userId, ref);
+  if (input.replyTo !== undefined) await checkReplyTarget(ctx, userId, ref, input.replyTo);
   let outcome: SendOutcome;
   if (ref.kind === 'chat' && !peerId) {
     // Not a chat of this user: nothing to write, but a retry of a stored id still gets its answer.
@@ -176,12 +184,27 @@ export async function sendMessage(
       content,
       preview: previewOf(input.type, content),
       peerId,
+      replyToId: input.replyTo,
     });
   }
   if (outcome.kind === 'created') return { message: outcome.message, created: true };
   if (outcome.kind === 'refused') throw forbidden(ref.kind === 'chat' ? MSG.chat.notFriends : MSG.groups.notMember);
   if (!sameMessage(outcome.row, userId, ref)) throw idConflict();
-  return { message: repo.toChatMessage(outcome.row), created: false };
+  return { message: await extras.toFullMessage(ctx.db, outcome.row), created: false };
+}
+
+/**
+ * A reply answers a message of the same conversation (issue 30), which the sender may write to: 403 for a
+ * conversation they may not use (whatever the message), then 404 alike for no such message and for a message of any
+ * other conversation, so a reply reveals nothing of a conversation the student cannot read. A deleted one may be
+ * answered (an unsent reply may meet a deletion on its way); its quote says it was deleted.
+ */
+async function checkReplyTarget(ctx: AppContext, userId: string, ref: ConversationRef, replyTo: string) {
+  await authorize(ctx, userId, ref);
+  const target = await repo.findMessage(ctx.db, replyTo);
+  if (!target || target.conversationKind !== ref.kind || target.conversationId !== ref.id) {
+    throw notFound(MSG.chat.messageNotFound);
+  }
 }
 
 export async function history(
@@ -198,7 +221,8 @@ export async function history(
       : q.after !== undefined
         ? await repo.messagePageAfter(ctx.db, ref, q.after, q.limit)
         : { ...(await repo.messagePage(ctx.db, ref, q.before, q.limit)), hasNewer: q.before !== undefined };
-  return { messages: page.rows.map(repo.toChatMessage), hasMore: page.hasMore, hasNewer: page.hasNewer };
+  const messages = await extras.toChatMessages(ctx.db, page.rows);
+  return { messages, hasMore: page.hasMore, hasNewer: page.hasNewer };
 }
 
 /**
@@ -272,8 +296,9 @@ export async function since(ctx: AppContext, userId: string, cursor: number, max
   const shown = rows.filter((r) => r.conversationKind !== 'group' || readable.has(r.conversationId));
   // New messages as they are now, and edits and deletions of older ones, each at its own cursor.
   const events: { at: number; event: SinceResult['events'][number] }[] = [];
-  for (const row of shown) {
-    const message = repo.toChatMessage(row);
+  const full = await extras.toChatMessages(ctx.db, shown);
+  for (const [i, row] of shown.entries()) {
+    const message = full[i]!;
     if (row.created) events.push({ at: row.cursor, event: { type: 'message.created', message } });
     if (row.changed && row.changeCursor !== null) {
       events.push({ at: row.changeCursor, event: { type: 'message.updated', message, cursor: row.changeCursor } });

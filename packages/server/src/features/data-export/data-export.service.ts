@@ -8,7 +8,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { decryptSecret, DecryptError, encryptSecret } from '../../platform/crypto.ts';
 import { notFound } from '../../platform/errors.ts';
 import { createQuota, HOUR_MS, type QuotaRule } from '../../platform/quota.ts';
-import { sentMessages } from '../chat/account-data.service.ts';
+import { reactionsForExport, sentMessages } from '../chat/account-data.service.ts';
 import { documentFileForExport, documentsForExport, documentTextForExport } from '../documents/account-data.service.ts';
 import { feedbackForExport } from '../feedback/account-data.service.ts';
 import { groupsForExport } from '../groups/account-data.service.ts';
@@ -94,7 +94,7 @@ export function exportArchive(ctx: AppContext, userId: string): Readable {
 async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void> {
   const generatedAt = new Date();
   const mtime = generatedAt;
-  const [profile, friendIds, groupList, coursework, documents, feedback, reports] = await Promise.all([
+  const [profile, friendIds, groupList, coursework, documents, feedback, reports, reactions] = await Promise.all([
     profiles.own(ctx.db, userId),
     friendships.friendIds(ctx.db, userId),
     groupsForExport(ctx, userId),
@@ -102,6 +102,7 @@ async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void
     documentsForExport(ctx, userId),
     feedbackForExport(ctx.db, userId),
     reportsForExport(ctx.db, userId),
+    reactionsForExport(ctx, userId),
   ]);
   const cards = await profiles.cards(ctx.db, friendIds);
   const friends = friendIds
@@ -117,6 +118,7 @@ async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void
   zip.addBuffer(json(coursework), 'coursework.json', { mtime });
   zip.addBuffer(json(feedback), 'feedback.json', { mtime });
   zip.addBuffer(json(reports), 'reports.json', { mtime });
+  zip.addBuffer(json(reactions), 'reactions.json', { mtime });
 
   const docs = documents.map((d, i) => {
     const folder = `documents/${String(i + 1).padStart(3, '0')}-${entryName(d.name)}`;
@@ -187,6 +189,7 @@ function readme(at: Date): string {
     'friends.json      the names of your friends',
     'messages.json     every message you sent, with the name of its conversation',
     'messages/files/   the pictures and voice messages you sent',
+    'reactions.json    the reactions you gave to messages (which emoji, to which message, when)',
     'groups.json       the groups you are in',
     'coursework.json   your Canvas address and the coursework cached from Canvas (never your token)',
     'documents.json    your course documents; documents/ has each file and its extracted text',
