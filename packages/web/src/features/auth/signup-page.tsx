@@ -8,9 +8,12 @@ import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { SessionInfo } from '@studybuddy/shared/session';
+import { universityForEmail } from '@studybuddy/shared/universities';
+import { ApiRequestError } from '../../lib/api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { authApi, errorText } from './auth-api.ts';
 import { SocialSignIn } from './social-sign-in.tsx';
+import { useUniversities } from './universities-api.ts';
 import { SESSION_KEY } from './use-session.ts';
 import type { LoginState } from './use-redirect-after.ts';
 
@@ -24,16 +27,19 @@ export default function SignupPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const universities = useUniversities();
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
     setError(null);
     const parsed = signupInputSchema.safeParse({ email, password });
+    const next: FieldErrors = {};
     if (!parsed.success) {
-      const next: FieldErrors = {};
       for (const issue of parsed.error.issues) next[issue.path[0] as keyof FieldErrors] ??= issue.message;
-      return setFieldErrors(next);
     }
+    // Quick feedback from the server's list (the server checks again: it alone decides).
+    if (!next.email && universities && !universityForEmail(universities, email)) next.email = MSG.signup.invalidDomain;
+    if (!parsed.success || next.email) return setFieldErrors(next);
     setFieldErrors({});
     setBusy(true);
     try {
@@ -42,7 +48,9 @@ export default function SignupPage() {
       queryClient.setQueryData<SessionInfo>(SESSION_KEY, { user: null, profile: null });
       await navigate(ROUTES.login, { replace: true, state: { notice: 'verificationSent' } satisfies LoginState });
     } catch (err) {
-      setError(errorText(err));
+      // The server's list decided (one this page had not loaded): the same text, on the field.
+      if (err instanceof ApiRequestError && err.code === 'invalid_domain') setFieldErrors({ email: err.message });
+      else setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -64,7 +72,7 @@ export default function SignupPage() {
             label="University Email"
             type="email"
             autoComplete="email"
-            placeholder="you@g.ucla.edu"
+            placeholder={`you@${universities?.[0]?.domains.at(-1) ?? 'university.edu'}`}
             required
             withAsterisk={false}
             value={email}

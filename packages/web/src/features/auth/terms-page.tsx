@@ -2,8 +2,10 @@ import { Anchor, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { LegalPage, Section } from './legal-page.tsx';
+import { universityNames, useUniversities } from './universities-api.ts';
 
 export default function TermsPage() {
+  const universities = useUniversities();
   return (
     <LegalPage title="Terms of Use" updated="2025">
       <Text>
@@ -12,8 +14,9 @@ export default function TermsPage() {
       </Text>
       <Section title="Who can use StudyBuddy">
         <Text>
-          Only students with an email address of a supported university (UCLA, Carnegie Mellon, University of
-          Wisconsin-Madison) can sign up, and each account belongs to one person. Keep your password to yourself.
+          Only students with an email address of a supported university
+          {universities?.length ? ` (${universityNames(universities)})` : ''} can sign up, and each account belongs to
+          one person. Keep your password to yourself.
         </Text>
       </Section>
       <Section title="How to behave">
