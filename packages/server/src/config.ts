@@ -2,12 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createECDH, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import {
-  DEFAULT_UNIVERSITIES,
-  readUniversitiesFile,
-  UniversitiesFileError,
-  type University,
-} from './universities-config.ts';
+import { Cron } from 'croner';
 import { loadConnectionLimits, type ConnectionLimits } from './connection-config.ts';
 
 export interface OidcConfig {
@@ -96,6 +91,14 @@ export interface MetricsConfig {
   host: string;
 }
 
+/** Scheduled backups (platform/backup/backup-schedule.ts). */
+export interface BackupConfig {
+  /** BACKUP_SCHEDULE: a cron expression (5 fields, or 6 with seconds first) in the server's time zone; unset: none. */
+  schedule?: string;
+  /** BACKUP_KEEP: how many scheduled backups are kept, the newest. */
+  keep: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -108,13 +111,7 @@ export interface Config {
   storage: 'fs' | 's3';
   s3?: S3Config;
   oidc?: OidcConfig;
-  /**
-   * UNIVERSITIES_FILE (else the spec's three), with each CANVAS_URL_<KEY> applied as the university's Canvas address.
-   * The only list of universities: sign-up, social sign-in, new profiles' college and the Canvas address read it.
-   */
-  universities: University[];
-  /** UNIVERSITIES_FILE as given (undefined: the spec's three); named in messages about the list. */
-  universitiesFile?: string;
+  canvasUrls: { UCLA?: string; CMU?: string; WISC?: string };
   google?: GoogleConfig;
   llm?: { baseUrl: string; apiKey?: string; model: string };
   secretKey: string;
@@ -137,6 +134,7 @@ export interface Config {
   /** ADMINS: e-mails (lower-cased) of the accounts that are admins, besides those granted with `npm run admin`. */
   admins: string[];
   limits: Limits;
+  backup: BackupConfig;
   /** Slow clients: header, body and idle timeouts and connections per address (connection-config.ts). */
   connections: ConnectionLimits;
 }
@@ -263,25 +261,20 @@ function admins(env: Env): string[] {
   return [...new Set(entries)];
 }
 
-/**
- * UNIVERSITIES_FILE (a JSON file, checked in full: a problem stops the server naming the entry and field), else the
- * spec's three; then CANVAS_URL_<KEY> (the key upper-cased) replaces a university's Canvas address, e.g. the emulator.
- */
-function universities(env: Env, cwd: string): University[] {
-  const file = str(env, 'UNIVERSITIES_FILE');
-  let list: University[];
-  try {
-    list = file
-      ? readUniversitiesFile(file, cwd, str(env, 'NODE_ENV') === 'production')
-      : DEFAULT_UNIVERSITIES.map((u) => ({ ...u }));
-  } catch (err) {
-    if (err instanceof UniversitiesFileError) throw new ConfigError(err.message);
-    throw err;
+/** BACKUP_SCHEDULE is checked at start (a mistyped schedule would otherwise mean no backups, silently). */
+function backupConfig(env: Env): BackupConfig {
+  const schedule = str(env, 'BACKUP_SCHEDULE');
+  if (schedule !== undefined) {
+    try {
+      new Cron(schedule, { paused: true, mode: '5-or-6-parts' });
+    } catch (err) {
+      throw new ConfigError(
+        `BACKUP_SCHEDULE must be a cron expression such as "0 3 * * *" (every day at 03:00), got "${schedule}": ` +
+          (err as Error).message.replace(/^CronPattern: /, ''),
+      );
+    }
   }
-  return list.map((u) => {
-    const canvas = url(env, `CANVAS_URL_${u.key.toUpperCase()}`);
-    return canvas ? { ...u, lms: { kind: 'canvas' as const, url: canvas } } : u;
-  });
+  return { schedule, keep: positiveInt(env, 'BACKUP_KEEP', 14) };
 }
 
 export function loadLimits(env: Env = {}): Limits {
@@ -407,8 +400,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       clientSecret: oidc.OIDC_CLIENT_SECRET,
       name: str(env, 'OIDC_NAME') ?? 'Google',
     },
-    universities: universities(env, cwd),
-    universitiesFile: str(env, 'UNIVERSITIES_FILE'),
+    canvasUrls: {
+      UCLA: url(env, 'CANVAS_URL_UCLA'),
+      CMU: url(env, 'CANVAS_URL_CMU'),
+      WISC: url(env, 'CANVAS_URL_WISC'),
+    },
     google: google && {
       clientId: google.GOOGLE_CLIENT_ID,
       clientSecret: google.GOOGLE_CLIENT_SECRET,
@@ -431,6 +427,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     demo: bool(env, 'DEMO', false),
     admins: admins(env),
     limits: loadLimits(env),
+    backup: backupConfig(env),
     connections: loadConnectionLimits(env, (message) => new ConfigError(message)),
   };
 }

@@ -1,34 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
 import { announceServer, BACKUP_ROUTE, isLocalUnproxied, tokenMatches, withdrawServer } from './admin-access.ts';
-import { createArchive } from './archive.ts';
-import { dumpPglite } from './pglite-dump.ts';
-import { linkSnapshot } from './snapshot.ts';
-
-const SNAPSHOT_PREFIX = 'backup-snapshot-';
-
-function pgliteOf(ctx: AppContext): PGlite | null {
-  const client = (ctx.db as unknown as { $client?: unknown }).$client;
-  return ctx.database.kind === 'pglite' && client instanceof PGlite ? client : null;
-}
+import { installBackupSchedule } from './backup-schedule.ts';
+import { pgliteOf, startServerArchive } from './server-archive.ts';
 
 /**
  * `POST /api/admin/backup` answers a backup archive (.tar.gz) of the embedded database, the stored files and the
  * secret key, taken while the server keeps serving. Only for `npm run backup` on this machine: loopback peers
  * without proxy headers, with the bearer token derived from SECRET_KEY. The listening server also writes
- * DATA_DIR/server.json so the command finds it.
+ * DATA_DIR/server.json so the command finds it. With BACKUP_SCHEDULE the app also writes backups on schedule.
  */
 export function backupRoutes(ctx: AppContext) {
   const { dataDir } = ctx.config;
-  let running = false;
 
   return async (app: FastifyInstance) => {
     app.server.once('listening', () => {
@@ -40,6 +27,7 @@ export function backupRoutes(ctx: AppContext) {
       }
     });
     app.addHook('onClose', () => withdrawServer(dataDir));
+    installBackupSchedule(app, ctx);
 
     const schema = {
       summary: 'A backup archive of the embedded database, files and secret key (npm run backup, this machine only)',
@@ -65,48 +53,18 @@ export function backupRoutes(ctx: AppContext) {
           'This server uses PostgreSQL: back it up with pg_dump and copy the bucket (README, Back-up and restore).',
         );
       }
-      if (running) throw new AppError(409, 'backup_running', 'A backup is already being made; try again when it ends.');
-      running = true;
-
-      const snapshot = path.join(dataDir, SNAPSHOT_PREFIX + randomBytes(6).toString('hex'));
-      const cleanup = () => {
-        running = false;
-        return rm(snapshot, { recursive: true, force: true });
-      };
-      try {
-        // Snapshots a crash left behind (only one backup runs at a time).
-        for (const name of await readdir(dataDir)) {
-          if (name.startsWith(SNAPSHOT_PREFIX)) await rm(path.join(dataDir, name), { recursive: true, force: true });
-        }
-        const started = Date.now();
-        const filesDir = ctx.storage.driver === 'fs' ? path.join(dataDir, 'files') : undefined;
-        // Links before the dump keep files the dump may reference even if they are deleted right after it; links
-        // after it add the files written meanwhile. Files are content-addressed, so an extra file is harmless.
-        if (filesDir) await linkSnapshot(filesDir, snapshot);
-        const { dump, migrations } = await dumpPglite(client);
-        if (filesDir) await linkSnapshot(filesDir, snapshot);
-        const archive = createArchive({
-          secretKey: ctx.config.secretKey,
-          dbDump: dump,
-          migrations,
-          madeBy: 'server',
-          storage: ctx.storage.driver,
-          filesRoot: filesDir ? snapshot : undefined,
-        });
-        archive.once('close', () => {
-          ctx.log.info({ ms: Date.now() - started }, 'backup archive sent');
-          void cleanup();
-        });
-        const name = `studybuddy-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`;
-        return reply
-          .type('application/gzip')
-          .header('Content-Disposition', `attachment; filename="${name}"`)
-          .header('Cache-Control', 'no-store')
-          .send(archive);
-      } catch (err) {
-        await cleanup();
-        throw err;
-      }
+      const made = await startServerArchive(ctx, client);
+      if (!made) throw new AppError(409, 'backup_running', 'A backup is already being made; try again when it ends.');
+      made.archive.once('close', () => {
+        ctx.log.info({ ms: Date.now() - made.started }, 'backup archive sent');
+        void made.release();
+      });
+      const name = `studybuddy-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+      return reply
+        .type('application/gzip')
+        .header('Content-Disposition', `attachment; filename="${name}"`)
+        .header('Cache-Control', 'no-store')
+        .send(made.archive);
     });
   };
 }

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import type { AppContext } from '../context.ts';
+import { createArchive } from './archive.ts';
+import { dumpPglite } from './pglite-dump.ts';
+import { linkSnapshot } from './snapshot.ts';
+
+const SNAPSHOT_PREFIX = 'backup-snapshot-';
+
+export function pgliteOf(ctx: AppContext): PGlite | null {
+  const client = (ctx.db as unknown as { $client?: unknown }).$client;
+  return ctx.database.kind === 'pglite' && client instanceof PGlite ? client : null;
+}
+
+/** One backup at a time per app: the on-demand route (npm run backup) and the schedule share this. */
+const busy = new WeakSet<AppContext>();
+
+export const backupRunning = (ctx: AppContext) => busy.has(ctx);
+
+export interface ServerArchive {
+  /** The .tar.gz bytes; read it to the end (or destroy it), then call `release`. */
+  archive: Readable;
+  started: number;
+  /** Removes the file snapshot and lets the next backup run. Idempotent. */
+  release(): Promise<void>;
+}
+
+/**
+ * Starts a backup archive of the running embedded installation: the database image, the stored files (with
+ * STORAGE=fs) and the secret key, consistent while the server keeps serving. Answers null when another backup of
+ * this app is being made. The caller must own a PGlite database (`pgliteOf(ctx)`).
+ */
+export async function startServerArchive(ctx: AppContext, client: PGlite): Promise<ServerArchive | null> {
+  if (busy.has(ctx)) return null;
+  busy.add(ctx);
+  const { dataDir } = ctx.config;
+  const snapshot = path.join(dataDir, SNAPSHOT_PREFIX + randomBytes(6).toString('hex'));
+  let released: Promise<void> | undefined;
+  const release = () =>
+    (released ??= rm(snapshot, { recursive: true, force: true }).finally(() => {
+      busy.delete(ctx);
+    }));
+  try {
+    // Snapshots a crash left behind (only one backup runs at a time).
+    for (const name of await readdir(dataDir)) {
+      if (name.startsWith(SNAPSHOT_PREFIX)) await rm(path.join(dataDir, name), { recursive: true, force: true });
+    }
+    const started = Date.now();
+    const filesDir = ctx.storage.driver === 'fs' ? path.join(dataDir, 'files') : undefined;
+    // Links before the dump keep files the dump may reference even if they are deleted right after it; links
+    // after it add the files written meanwhile. Files are content-addressed, so an extra file is harmless.
+    if (filesDir) await linkSnapshot(filesDir, snapshot);
+    const { dump, migrations } = await dumpPglite(client);
+    if (filesDir) await linkSnapshot(filesDir, snapshot);
+    const archive = createArchive({
+      secretKey: ctx.config.secretKey,
+      dbDump: dump,
+      migrations,
+      madeBy: 'server',
+      storage: ctx.storage.driver,
+      filesRoot: filesDir ? snapshot : undefined,
+    });
+    return { archive, started, release };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
