@@ -3,6 +3,12 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { Cron } from 'croner';
+import {
+  DEFAULT_UNIVERSITIES,
+  readUniversitiesFile,
+  UniversitiesFileError,
+  type University,
+} from './universities-config.ts';
 import { loadConnectionLimits, type ConnectionLimits } from './connection-config.ts';
 
 export interface OidcConfig {
@@ -111,7 +117,13 @@ export interface Config {
   storage: 'fs' | 's3';
   s3?: S3Config;
   oidc?: OidcConfig;
-  canvasUrls: { UCLA?: string; CMU?: string; WISC?: string };
+  /**
+   * UNIVERSITIES_FILE (else the spec's three), with each CANVAS_URL_<KEY> applied as the university's Canvas address.
+   * The only list of universities: sign-up, social sign-in, new profiles' college and the Canvas address read it.
+   */
+  universities: University[];
+  /** UNIVERSITIES_FILE as given (undefined: the spec's three); named in messages about the list. */
+  universitiesFile?: string;
   google?: GoogleConfig;
   llm?: { baseUrl: string; apiKey?: string; model: string };
   secretKey: string;
@@ -261,6 +273,27 @@ function admins(env: Env): string[] {
   return [...new Set(entries)];
 }
 
+/**
+ * UNIVERSITIES_FILE (a JSON file, checked in full: a problem stops the server naming the entry and field), else the
+ * spec's three; then CANVAS_URL_<KEY> (the key upper-cased) replaces a university's Canvas address, e.g. the emulator.
+ */
+function universities(env: Env, cwd: string): University[] {
+  const file = str(env, 'UNIVERSITIES_FILE');
+  let list: University[];
+  try {
+    list = file
+      ? readUniversitiesFile(file, cwd, str(env, 'NODE_ENV') === 'production')
+      : DEFAULT_UNIVERSITIES.map((u) => ({ ...u }));
+  } catch (err) {
+    if (err instanceof UniversitiesFileError) throw new ConfigError(err.message);
+    throw err;
+  }
+  return list.map((u) => {
+    const canvas = url(env, `CANVAS_URL_${u.key.toUpperCase()}`);
+    return canvas ? { ...u, lms: { kind: 'canvas' as const, url: canvas } } : u;
+  });
+}
+
 /** BACKUP_SCHEDULE is checked at start (a mistyped schedule would otherwise mean no backups, silently). */
 function backupConfig(env: Env): BackupConfig {
   const schedule = str(env, 'BACKUP_SCHEDULE');
@@ -400,11 +433,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       clientSecret: oidc.OIDC_CLIENT_SECRET,
       name: str(env, 'OIDC_NAME') ?? 'Google',
     },
-    canvasUrls: {
-      UCLA: url(env, 'CANVAS_URL_UCLA'),
-      CMU: url(env, 'CANVAS_URL_CMU'),
-      WISC: url(env, 'CANVAS_URL_WISC'),
-    },
+    universities: universities(env, cwd),
+    universitiesFile: str(env, 'UNIVERSITIES_FILE'),
     google: google && {
       clientId: google.GOOGLE_CLIENT_ID,
       clientSecret: google.GOOGLE_CLIENT_SECRET,
