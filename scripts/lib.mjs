@@ -55,6 +55,7 @@ const WEB_SOURCES = [
   'packages/web/public',
   'packages/web/index.html',
   'packages/web/vite.config.ts',
+  'packages/web/vite-precompress.ts',
 ];
 const SERVER_SOURCES = [
   'packages/server/src',

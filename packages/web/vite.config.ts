@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { DEFAULT_THEME } from '@mantine/core';
 import { theme } from './src/app/theme.ts';
+import { precompress } from './vite-precompress.ts';
 
 // react-router's package exports point every bundler at its development build (dev warnings kept in);
 // the production build is the same code without them.
@@ -84,6 +85,7 @@ export default defineConfig(({ command }) => ({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],

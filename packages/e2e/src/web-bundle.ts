@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -19,6 +19,12 @@ export interface ScriptSize {
   file: string;
   bytes: number;
   gzipBytes: number;
+  /**
+   * What a browser that accepts Brotli receives: the build's .br copy (packages/web/vite-precompress.ts), or the
+   * file itself when it is too small to have one.
+   */
+  wireBytes: number;
+  compressed: boolean;
 }
 
 export function readManifest(dist = WEB_DIST): Manifest {
@@ -65,7 +71,15 @@ export function routeScripts(routeModule: string, dist = WEB_DIST): ScriptSize[]
 
 export function scriptSize(file: string, dist = WEB_DIST): ScriptSize {
   const code = readFileSync(path.join(dist, file));
-  return { file, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
+  const br = path.join(dist, `${file}.br`);
+  const compressed = existsSync(br);
+  return {
+    file,
+    bytes: code.length,
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    wireBytes: compressed ? statSync(br).size : code.length,
+    compressed,
+  };
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

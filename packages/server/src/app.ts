@@ -7,6 +7,7 @@ import type { AppContext } from './platform/context.ts';
 import { createConnectionGuard } from './platform/connection-guard.ts';
 import { installErrorHandling } from './platform/errors.ts';
 import { installApiDocs } from './platform/openapi.ts';
+import { installCompression } from './platform/compression.ts';
 import { installFairShare } from './platform/fair-share.ts';
 import { createLifecycle, installLifecycle } from './platform/lifecycle.ts';
 import { loggerOptions, type LogStream } from './platform/logger.ts';
@@ -69,6 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installRequestContext(app);
   installErrorHandling(app);
   connectionGuard.install(app);
+  // Before any route: the compression hook is added to the routes registered after it.
+  await installCompression(app);
   await installApiDocs(app);
   installSecurityHeaders(app, config.publicUrl);
   // Only JSON and multipart bodies are accepted; anything else is a 415.

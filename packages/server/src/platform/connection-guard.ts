@@ -205,6 +205,8 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
     const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
     if (!hasBody || request.raw.complete) return;
     const socket = request.raw.socket;
+    // Only a real connection is watched (light-my-request's stand-in has no stream state).
+    if (typeof socket?.isPaused !== 'function') return;
     const w: BodyWatch = {
       request,
       socket,

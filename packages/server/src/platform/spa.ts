@@ -25,12 +25,17 @@ export async function installSpa(app: FastifyInstance, webDist: string | undefin
       wildcard: false,
       index: false,
       allowedPath: (pathName) => pathName !== '/index.html',
+      // The build writes a .br and a .gz beside each text file (packages/web/vite-precompress.ts): sent by the
+      // browser's Accept-Encoding, with Vary: Accept-Encoding, and never compressed per request.
+      preCompressed: true,
       // Ours alone (send's own `public, max-age=0` would replace it): hashed assets forever, the rest — the
       // service worker /sw.js above all, so that updates are found — checked on every use.
       cacheControl: false,
       setHeaders(res, file) {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // A cache keeps the Brotli, gzip and plain copies apart.
+        res.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }
