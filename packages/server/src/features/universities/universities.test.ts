@@ -85,14 +85,12 @@ describe('universities from UNIVERSITIES_FILE', () => {
       await seedUser(t.app.ctx.db, { email }, DEFAULT_UNIVERSITIES);
     }
     // A Wisconsin account that never signed in (no profile), made before Wisconsin was removed.
-    await t.app.ctx.db
-      .insert(users)
-      .values({
-        id: randomUUID(),
-        email: 'never@wisc.edu',
-        passwordHash: await hashPassword('password123'),
-        emailVerified: true,
-      });
+    await t.app.ctx.db.insert(users).values({
+      id: randomUUID(),
+      email: 'never@wisc.edu',
+      passwordHash: await hashPassword('password123'),
+      emailVerified: true,
+    });
   });
   afterAll(async () => {
     await t?.close();
