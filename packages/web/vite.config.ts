@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { DEFAULT_THEME } from '@mantine/core';
-import { theme } from './src/app/theme.ts';
+import { THEME_COLORS } from './src/app/theme.ts';
 import { precompress } from './vite-precompress.ts';
 
 // react-router's package exports point every bundler at its development build (dev warnings kept in);
@@ -13,11 +12,8 @@ const reactRouterProduction = fileURLToPath(
   new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
 );
 
-/** The primary colour of the Mantine theme (light scheme): the browser's title bar and splash screen. */
-const themeColor =
-  DEFAULT_THEME.colors[theme.primaryColor ?? 'blue']![
-    typeof theme.primaryShade === 'object' ? (theme.primaryShade.light ?? 6) : (theme.primaryShade ?? 6)
-  ]!;
+/** The browser's title bar and splash screen before the app runs (light); app/theme-color.tsx follows the scheme. */
+const themeColor = THEME_COLORS.light;
 
 /**
  * index.html gets the theme colour, the iOS home-screen icon, and a version (a hash of every built file's name,

@@ -20,11 +20,13 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
-/** Fails when axe finds a serious or critical accessibility violation on the page as it is now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  // A modal or toast still fading in has low contrast for a moment: judge the page once its finite transitions
-  // end (spinners never do), waiting at most 2 s of real time (a test may have frozen the page's clock).
-  const settled = page.evaluate(() =>
+/**
+ * A modal or toast still fading in has low contrast for a moment, and so has a page changing its colours: the page
+ * is judged once its finite transitions end (spinners never do), waiting at most 2 s of real time (a test may have
+ * frozen the page's clock).
+ */
+async function settled(page: Page): Promise<void> {
+  const done = page.evaluate(() =>
     Promise.all(
       document
         .getAnimations()
@@ -32,14 +34,52 @@ export async function expectAccessible(page: Page): Promise<void> {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  await Promise.race([settled.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  if (bad.length) {
-    const summary = bad
-      .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`)
-      .join('\n');
-    throw new Error(`Accessibility violations on ${page.url()}:\n${summary}`);
+  await Promise.race([done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
+}
+
+type Scheme = 'light' | 'dark';
+
+/** The scheme the page shows (Mantine's attribute on <html>), or null before the app has set one. */
+const shownScheme = (page: Page) =>
+  page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme') as Scheme | null);
+
+async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  const results = await (rules ? builder.withRules(rules) : builder).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+}
+
+/**
+ * Fails when axe finds a serious or critical accessibility violation on the page as it is now, or a colour contrast
+ * one in the other colour scheme (issue 30: every page readable in both): the system setting is switched with
+ * `emulateMedia`, the app follows it, and it is switched back. A page whose student chose Light or Dark follows no
+ * system setting: it is judged in its own scheme only.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  await settled(page);
+  const bad = await seriousViolations(page);
+  if (bad.length) throw new Error(`Accessibility violations on ${page.url()}:\n${bad.join('\n')}`);
+
+  const shown = await shownScheme(page);
+  const followsSystem = await page.evaluate(() => {
+    const chosen = localStorage.getItem('studybuddy-color-scheme');
+    return chosen !== 'light' && chosen !== 'dark';
+  });
+  if (!shown || !followsSystem) return;
+  const other: Scheme = shown === 'light' ? 'dark' : 'light';
+  await page.emulateMedia({ colorScheme: other });
+  try {
+    await page.waitForFunction((s) => document.documentElement.getAttribute('data-mantine-color-scheme') === s, other);
+    await settled(page);
+    const contrast = await seriousViolations(page, ['color-contrast']);
+    if (contrast.length) {
+      throw new Error(`Colour contrast violations in the ${other} scheme on ${page.url()}:\n${contrast.join('\n')}`);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: shown });
+    await page.waitForFunction((s) => document.documentElement.getAttribute('data-mantine-color-scheme') === s, shown);
   }
 }
 

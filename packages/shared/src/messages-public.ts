@@ -21,6 +21,9 @@ export const PUBLIC_MSG = {
     logout: 'Logout',
     /** The name of a toast's close button. */
     closeToast: 'Close',
+    /** Dark mode (issue 30 point 3): the account menu's choice of colours, kept by this browser. */
+    colorScheme: 'Appearance',
+    colorSchemes: { light: 'Light', dark: 'Dark', auto: 'System' },
   },
   signup: {
     invalidDomain: 'Invalid email domain. Please use your university email to sign up.',

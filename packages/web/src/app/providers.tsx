@@ -1,10 +1,14 @@
 import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { getStyleNonce } from '../lib/csp-nonce.ts';
+import { ThemeColorMeta } from './theme-color.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
+
+/** Light, Dark or System (the default), chosen in the account menu and kept by this browser, in step across its tabs. */
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'studybuddy-color-scheme' });
 
 const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
 
@@ -49,9 +53,11 @@ export function Providers({ children }: { children: ReactNode }) {
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
-      defaultColorScheme="light"
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
       getStyleNonce={getStyleNonce}
     >
+      <ThemeColorMeta />
       <Toasts />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>

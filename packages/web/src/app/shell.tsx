@@ -20,6 +20,7 @@ import { isNavLinkActive, NAV_LINKS } from './nav-links.ts';
 import { RealtimeProvider } from './realtime-provider.tsx';
 import { forgetStudentData, lastUser } from '../lib/student-data.ts';
 import { PwaRuntime } from './pwa/pwa-runtime.tsx';
+import { ColorSchemeItems } from './color-scheme-items.tsx';
 import { AboutDialog } from './about-dialog.tsx';
 
 // Mobile layout at 768 px and below (requirements §9); Mantine's breakpoint is the first desktop width.
@@ -112,7 +113,8 @@ export function Shell({ profile }: { profile: OwnProfile }) {
             </Stack>
           </AppShell.Section>
           <AppShell.Section>
-            <Menu position="top-start" width={220}>
+            {/* No focus placeholder: a role=menu may hold only items (axe); a click leaves the focus on the menu. */}
+            <Menu position="top-start" width={220} withInitialFocusPlaceholder={false}>
               <Menu.Target>
                 <UnstyledButton w="100%" p="xs" aria-label="Account menu">
                   <Group gap="sm" wrap="nowrap">
@@ -141,6 +143,9 @@ export function Shell({ profile }: { profile: OwnProfile }) {
                 >
                   {MSG.about.menuItem}
                 </Menu.Item>
+                <Menu.Divider />
+                <ColorSchemeItems />
+                <Menu.Divider />
                 <Menu.Item leftSection={<LogOut size={16} />} onClick={() => void logout()}>
                   {MSG.shell.logout}
                 </Menu.Item>

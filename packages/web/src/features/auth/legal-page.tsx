@@ -17,7 +17,7 @@ export function LegalPage({ title, updated, children }: { title: string; updated
             </Group>
           </Anchor>
           <div>
-            <Text fw={800} size="lg" c="indigo.8">
+            <Text fw={800} size="lg" c="var(--sb-color-brand)">
               StudyBuddy
             </Text>
             <Title order={1} size="h2">

@@ -92,7 +92,7 @@ export function BlockedChatNotice({ userId, name }: { userId: string; name: stri
     >
       <Group gap="xs" wrap="nowrap" style={{ flex: 1, minWidth: 200 }}>
         <Lock size={16} aria-hidden color="var(--mantine-color-gray-7)" style={{ flexShrink: 0 }} />
-        <Text size="sm" c="gray.7">
+        <Text size="sm" c="dimmed">
           {MSG.block.readOnly(name)}
         </Text>
       </Group>

@@ -21,9 +21,9 @@ export function FoldedMessage({ children }: { children: ReactNode }) {
         style={{ border: '1px dashed var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-lg)' }}
       >
         <EyeOff size={14} aria-hidden color="var(--mantine-color-gray-7)" style={{ flexShrink: 0 }} />
-        <Text size="sm" c="gray.7" fs="italic" style={{ minWidth: 0 }}>
+        <Text size="sm" c="dimmed" fs="italic" style={{ minWidth: 0 }}>
           {MSG.block.folded}
-          <Text span aria-hidden c="gray.7" fs="normal">
+          <Text span aria-hidden c="dimmed" fs="normal">
             {' —'}
           </Text>
         </Text>

@@ -115,7 +115,7 @@ export function Composer({ conversation, me }: Props) {
         </Group>
       )}
       {problem && (
-        <Text size="sm" c="red.8" mb="xs" role="alert">
+        <Text size="sm" c="var(--mantine-color-error)" mb="xs" role="alert">
           {problem}
         </Text>
       )}

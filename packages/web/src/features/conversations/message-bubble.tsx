@@ -130,7 +130,7 @@ export function MessageBubble({
         radius="lg"
         maw="min(80%, 520px)"
         w={editing ? 'min(80%, 520px)' : undefined}
-        bg={deleted ? 'transparent' : mine ? 'indigo.0' : 'gray.1'}
+        bg={deleted ? 'transparent' : mine ? 'var(--sb-bubble-mine)' : 'var(--sb-bubble-theirs)'}
         className={hasMenu ? classes.pressable : undefined}
         style={{
           opacity: message.state === 'pending' ? 0.7 : 1,
@@ -157,7 +157,7 @@ export function MessageBubble({
           </Text>
         ) : message.state === 'failed' ? (
           <>
-            <Text size="xs" c="red.8" span role="alert">
+            <Text size="xs" c="var(--mantine-color-error)" span role="alert">
               {MSG.chat.notSent}
               {message.error ? `: ${message.error}` : ''}
             </Text>

@@ -184,7 +184,7 @@ export function MessageEditor({
           onFocus={(e) => e.currentTarget.setSelectionRange(e.currentTarget.value.length, e.currentTarget.value.length)}
         />
         {save.isError && (
-          <Text size="xs" c="red.8" role="alert">
+          <Text size="xs" c="var(--mantine-color-error)" role="alert">
             {failureText(save.error, MSG.chat.editFailed)}
           </Text>
         )}

@@ -89,8 +89,8 @@ export function DocumentChat({
         <Stack gap="xs" aria-live="polite" data-testid="qa-chat">
           {doc.questions.map((q) => (
             <Stack key={q.id} gap={4}>
-              <Paper p="xs" bg="indigo.0" radius="md" style={{ alignSelf: 'flex-end', maxWidth: '90%' }}>
-                <Text size="xs" fw={700} c="indigo.9">
+              <Paper p="xs" bg="var(--sb-bubble-mine)" radius="md" style={{ alignSelf: 'flex-end', maxWidth: '90%' }}>
+                <Text size="xs" fw={700} c="var(--sb-color-brand)">
                   {MSG.courses.you}
                 </Text>
                 <Text size="sm">{q.question}</Text>

@@ -62,7 +62,7 @@ export function DocumentFilters({
     },
   ];
   return (
-    <Paper withBorder p="sm" bg="gray.0">
+    <Paper withBorder p="sm" bg="var(--sb-surface-muted)">
       <Group align="flex-end" gap="sm" wrap="wrap">
         <Select
           label={MSG.courses.documentType}

@@ -36,7 +36,7 @@ export function GroupList({
             aria-current={g.id === selectedId ? 'true' : undefined}
             label={g.name}
             description={
-              <Text span size="xs" c={g.id === selectedId ? 'white' : 'gray.7'} lineClamp={1}>
+              <Text span size="xs" c={g.id === selectedId ? 'white' : 'dimmed'} lineClamp={1}>
                 {g.lastMessageSender && blocked.has(g.lastMessageSender)
                   ? MSG.block.folded
                   : g.lastMessage || MSG.groups.memberCount(g.memberCount)}

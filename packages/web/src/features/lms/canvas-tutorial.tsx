@@ -17,7 +17,7 @@ export function CanvasTutorial() {
   const titleId = `${ids}-title`;
   const transcriptId = `${ids}-transcript`;
   return (
-    <Paper withBorder p="sm" radius="md" bg="gray.0">
+    <Paper withBorder p="sm" radius="md" bg="var(--sb-surface-muted)">
       <Stack gap="xs">
         <Text fw={700} size="sm" id={titleId}>
           {MSG.lms.tutorialTitle}

@@ -117,10 +117,10 @@ export function CourseworkCard({ item, courseName, color, now, exportMode, selec
           )}
         </Group>
         <Group gap="xs">
-          <Badge color={BADGE[item.type]} variant="light" c="dark.8">
+          <Badge color={BADGE[item.type]} variant="light" c="bright">
             {typeLabel}
           </Badge>
-          <Badge color={item.is_graded || item.submitted ? 'green' : 'gray'} variant="outline" c="dark.8">
+          <Badge color={item.is_graded || item.submitted ? 'green' : 'gray'} variant="outline" c="bright">
             {statusText(item)}
           </Badge>
         </Group>
@@ -129,7 +129,7 @@ export function CourseworkCard({ item, courseName, color, now, exportMode, selec
             {item.due_date ? MSG.coursework.due(formatWhen(item.due_date, { now })) : MSG.coursework.noDueDate}
           </Text>
           {item.due_date && (
-            <Text size="sm" fw={600} c={left ? undefined : 'red.8'}>
+            <Text size="sm" fw={600} c={left ? undefined : 'var(--mantine-color-error)'}>
               {left ? MSG.coursework.timeLeft(left) : MSG.coursework.pastDue}
             </Text>
           )}

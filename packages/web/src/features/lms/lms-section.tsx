@@ -38,7 +38,7 @@ export function LmsSection({ onImported }: Props) {
             {MSG.lms.sectionTitle}
           </Title>
           {status.data?.connected && (
-            <Badge color="green" variant="light" c="dark.8" leftSection={<CheckCircle2 size={12} aria-hidden />}>
+            <Badge color="green" variant="light" c="bright" leftSection={<CheckCircle2 size={12} aria-hidden />}>
               {MSG.lms.connectedTitle}
             </Badge>
           )}

@@ -57,7 +57,7 @@ function Snapshot({ report }: { report: AdminReport }) {
       : MSG.admin.inChat
     : null;
   return (
-    <Paper bg="gray.0" p="sm" radius="md">
+    <Paper bg="var(--sb-surface-muted)" p="sm" radius="md">
       <Title order={3} size="h6">
         {MSG.admin.snapshot}
       </Title>

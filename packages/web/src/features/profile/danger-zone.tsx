@@ -43,7 +43,7 @@ export function DangerZone() {
   return (
     <Paper withBorder p="lg" style={{ borderColor: 'var(--mantine-color-red-4)' }}>
       <Stack gap="sm">
-        <Title order={2} size="h4" c="red.8">
+        <Title order={2} size="h4" c="var(--mantine-color-error)">
           {MSG.profile.dangerZone}
         </Title>
         <Text size="sm">{MSG.profile.deleteAccountIntro}</Text>
