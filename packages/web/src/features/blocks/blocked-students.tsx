@@ -88,10 +88,10 @@ export function BlockedChatNotice({ userId, name }: { userId: string; name: stri
       wrap="wrap"
       role="status"
       data-testid="blocked-chat-notice"
-      style={{ borderTop: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-gray-0)' }}
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)', background: 'var(--sb-surface-muted)' }}
     >
       <Group gap="xs" wrap="nowrap" style={{ flex: 1, minWidth: 200 }}>
-        <Lock size={16} aria-hidden color="var(--mantine-color-gray-7)" style={{ flexShrink: 0 }} />
+        <Lock size={16} aria-hidden color="var(--mantine-color-dimmed)" style={{ flexShrink: 0 }} />
         <Text size="sm" c="dimmed">
           {MSG.block.readOnly(name)}
         </Text>

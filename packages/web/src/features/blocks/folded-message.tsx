@@ -18,9 +18,9 @@ export function FoldedMessage({ children }: { children: ReactNode }) {
         px="sm"
         py={2}
         maw="100%"
-        style={{ border: '1px dashed var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-lg)' }}
+        style={{ border: '1px dashed var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-lg)' }}
       >
-        <EyeOff size={14} aria-hidden color="var(--mantine-color-gray-7)" style={{ flexShrink: 0 }} />
+        <EyeOff size={14} aria-hidden color="var(--mantine-color-dimmed)" style={{ flexShrink: 0 }} />
         <Text size="sm" c="dimmed" fs="italic" style={{ minWidth: 0 }}>
           {MSG.block.folded}
           <Text span aria-hidden c="dimmed" fs="normal">

@@ -86,7 +86,7 @@ export function Composer({ conversation, me }: Props) {
         gap="sm"
         justify="space-between"
         wrap="nowrap"
-        style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
+        style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
       >
         <Group gap="xs" role="status" aria-live="polite">
           <Box w={10} h={10} bg="red.7" style={{ borderRadius: '50%' }} aria-hidden />
@@ -107,7 +107,7 @@ export function Composer({ conversation, me }: Props) {
   }
 
   return (
-    <Box p="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+    <Box p="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
       {preview && (
         <Group gap="xs" mb="xs" align="flex-start">
           <Image src={preview} alt={image?.name ?? ''} h={72} w="auto" radius="sm" />

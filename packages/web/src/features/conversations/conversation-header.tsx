@@ -27,7 +27,7 @@ export function ConversationHeader({ title, subtitle, picture, onBack, backLabel
         gap="sm"
         wrap="nowrap"
         justify="space-between"
-        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
       >
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
           {isMobile && onBack && (

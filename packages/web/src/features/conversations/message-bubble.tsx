@@ -134,7 +134,7 @@ export function MessageBubble({
         className={hasMenu ? classes.pressable : undefined}
         style={{
           opacity: message.state === 'pending' ? 0.7 : 1,
-          ...(deleted ? { border: '1px dashed var(--mantine-color-gray-4)' } : {}),
+          ...(deleted ? { border: '1px dashed var(--mantine-color-default-border)' } : {}),
         }}
         {...longPress}
       >

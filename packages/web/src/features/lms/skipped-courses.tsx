@@ -14,7 +14,7 @@ export function SkippedCourses({ skipped, names }: { skipped: SkippedCourse[]; n
       title={MSG.coursework.skippedTitle}
       aria-label={MSG.coursework.skippedTitle}
       role="region"
-      styles={{ title: { color: 'var(--mantine-color-dark-8)' } }}
+      styles={{ title: { color: 'var(--mantine-color-bright)' } }}
     >
       <Text size="sm" mb={6}>
         {MSG.coursework.skippedNote}

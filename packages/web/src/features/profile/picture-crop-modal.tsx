@@ -99,7 +99,7 @@ export function PictureCropModal({ file, onClose, onUploaded }: Props) {
               display: 'flex',
               justifyContent: 'center',
               overflow: 'hidden',
-              background: 'var(--mantine-color-gray-1)',
+              background: 'var(--mantine-color-default-hover)',
             }}
           >
             <ReactCrop

@@ -147,7 +147,7 @@ function ClosedChat({ onBack }: { onBack?: () => void }) {
       )}
       <Center style={{ flex: 1 }} p="xl" data-testid="chat-closed">
         <Stack align="center" gap="xs" ta="center" maw={360}>
-          <MessageCircleOff size={40} aria-hidden color="var(--mantine-color-gray-6)" />
+          <MessageCircleOff size={40} aria-hidden color="var(--mantine-color-dimmed)" />
           <Text fw={600} role="status">
             {MSG.chatClosed.title}
           </Text>
