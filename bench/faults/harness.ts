@@ -59,6 +59,8 @@ export interface Harness {
   unclearWrites: string[];
   docCookie: string;
   base: string;
+  /** The session cookie of student `i` (another session than its socket's is fine: sessions are many). */
+  cookie(i: number): string;
   rssMb(): number;
   /** Ids of the documents not yet in a final state ('done' or 'failed'), and of those that failed. */
   documentStates(): Promise<{ unfinished: string[]; failed: string[] }>;
@@ -175,6 +177,7 @@ export async function startHarness(
     unclearWrites: writeBodies,
     docCookie,
     base,
+    cookie: (i) => `sb_session=${seed.users[i]!.token}`,
     rssMb: () => procStats(server.pid).rssMb,
     async documentStates() {
       const unfinished: string[] = [];

@@ -19,7 +19,7 @@ import type {
 } from '@studybuddy/shared/documents-api';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, knownError, notFound } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/job-queue.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
 import { headOf, sniffType } from '../files/files.service.ts';
@@ -152,6 +152,9 @@ export function createDocumentsService(deps: {
         return created;
       });
     } catch (err) {
+      // The database away or the disk full: the clear refusal the client may retry on (issue 31).
+      const fault = knownError(err);
+      if (fault) throw fault;
       ctx.log.error({ err }, 'saving an uploaded document failed');
       throw new AppError(500, 'save_failed', MSG.courses.saveFailed);
     }
@@ -257,6 +260,9 @@ export function createDocumentsService(deps: {
           try {
             await ctx.storage.putFile(storagePath, file.file, { contentType, customMetadata: { originalName: name } });
           } catch (err) {
+            // The file store away or the disk full: the clear refusal the client may retry on (issue 31).
+            const fault = knownError(err);
+            if (fault) throw fault;
             ctx.log.error({ err }, 'storing an uploaded document failed');
             throw new AppError(500, 'upload_failed', MSG.courses.uploadFailed);
           }

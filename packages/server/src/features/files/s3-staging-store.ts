@@ -7,6 +7,8 @@ import type { S3 } from '@aws-sdk/client-s3';
 import type { KvStore } from '@tus/server';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import type { S3Config } from '../../config.ts';
+import { StorageUnavailableError } from '../../platform/faults.ts';
+import { s3ClientTimeouts } from '../../platform/storage/s3-storage.ts';
 import { RESULT_MS, STAGING_MS, type StagingBackend } from './staging-store.ts';
 
 /** Where tus uploads live in the bucket: apart from stored files (a lifecycle rule may expire this prefix). */
@@ -46,6 +48,25 @@ function prefixKeys(client: S3, prefix: string) {
 }
 
 /**
+ * A store that fails (a 5xx, refused, reset or timed out: no answer at all) is a StorageUnavailableError, which
+ * the upload routes answer with a clear 503; its other answers (NoSuchUpload, NoSuchKey…) stay as tus expects them.
+ */
+function storeFailuresAreUnavailable(client: S3) {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === undefined || status >= 500) throw new StorageUnavailableError(err);
+        throw err;
+      }
+    },
+    { step: 'initialize', name: 'studybuddyStoreUnavailable' },
+  );
+}
+
+/**
  * Staging in the S3 bucket (STORAGE=s3) through @tus/s3-store: every PATCH goes into an S3 multipart upload (parts
  * under 5 MB wait as `<id>.part`), so any instance can resume any upload. Nothing of it is kept on local disk
  * but the complete file while it is checked and stored.
@@ -62,6 +83,8 @@ export class S3StagingStore extends S3Store implements StagingBackend {
         // As platform/storage/s3-storage.ts: plain requests every S3-compatible server accepts.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
+        // The same bounds as stored files (issue 31): a store that hangs fails the PATCH, it never holds it.
+        ...s3ClientTimeouts(),
       },
       expirationPeriodInMilliseconds: STAGING_MS,
       // Expiry is our sweep's job (and a lifecycle rule's, if the bucket has one), not object tags.
@@ -69,6 +92,7 @@ export class S3StagingStore extends S3Store implements StagingBackend {
       cache: new BoundedCache(1000),
     });
     prefixKeys(this.client, S3_STAGING_PREFIX);
+    storeFailuresAreUnavailable(this.client);
   }
 
   async localCopy(id: string, scratchDir: string) {

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../../db/connect.ts';
 import { jobs } from '../../db/schema.ts';
+import { faultOf } from '../faults.ts';
 import { currentRequestId, withRequestId } from '../request-context.ts';
 
 /** A failure that retrying cannot fix (a corrupt file, a missing record): the job fails at once. */
@@ -222,6 +223,16 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       where id = ${id} and locked_by = ${workerId} and status = 'running'`);
   }
 
+  /** Puts a job that met a fault back for a later try, without counting the attempt. */
+  async function waitOut(id: string, error: string) {
+    const delay = backoffMs(1, backoffBase, backoffMax);
+    await db.execute(sql`
+      update ${jobs} set status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = null,
+        locked_until = null, last_error = ${error}, run_at = now() + ${delay} * interval '1 millisecond',
+        updated_at = now()
+      where id = ${id} and locked_by = ${workerId}`);
+  }
+
   /** Gives a job back without counting the attempt (graceful shutdown). */
   async function release(id: string) {
     await db.execute(sql`
@@ -294,6 +305,11 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
       if (controller.signal.aborted) {
         if (running) jobLog.warn('job lost its lease; another worker continues it');
         else await release(row.id);
+      } else if (faultOf(err)) {
+        // The database, the file store or the disk is away (issue 31): not the job's fault, so no attempt is
+        // used; it waits and tries again, however long the outage lasts.
+        jobLog.info({ err: err.message, attempt: row.attempts }, 'job waits out a fault');
+        await waitOut(row.id, errorText(err));
       } else if (err instanceof PermanentJobError || row.attempts >= row.max_attempts) {
         jobLog.warn({ err }, 'job failed');
         await failFor(def, row, payload, err, ctx);

@@ -14,6 +14,7 @@ import {
   type HeadObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
+import { StorageUnavailableError } from '../faults.ts';
 import { hashFile } from './hash-file.ts';
 import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
 
@@ -26,9 +27,36 @@ const M_CUSTOM = 'sb-custom';
 
 const is404 = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
+/**
+ * How long the store may take (issue 31): a connection must open within 2 s, and no request waits more than 5 s
+ * for the next bytes of an answer (a store that hangs). One retry after a failure (a 5xx, a reset), so an
+ * operation gives up after about 10 s at most; a bounded operation (not a file's bytes streaming up) is also cut
+ * at that total.
+ */
+export const S3_TIMEOUTS: S3Timeouts = { connectMs: 2000, idleMs: 5000, attempts: 2, totalMs: 11_000 };
+
+export interface S3Timeouts {
+  connectMs: number;
+  idleMs: number;
+  attempts: number;
+  totalMs: number;
+}
+
+/** The request handler and retries of an S3 client (stored files and resumable staging). */
+export const s3ClientTimeouts = (t: S3Timeouts = S3_TIMEOUTS) => ({
+  requestHandler: { connectionTimeout: t.connectMs, requestTimeout: t.idleMs, throwOnRequestTimeout: true },
+  maxAttempts: t.attempts,
+});
+
 /** Any S3-compatible service (AWS, MinIO, Ceph, R2, …); path-style addressing when an endpoint is given. */
-/** `listPageSize`: keys per list request (the server's default, 1000 on S3, when not given). */
-export function createS3Storage(config: S3Config, { listPageSize }: { listPageSize?: number } = {}): Storage {
+/**
+ * `listPageSize`: keys per list request (the server's default, 1000 on S3, when not given); `timeouts`: shorter
+ * ones for tests.
+ */
+export function createS3Storage(
+  config: S3Config,
+  { listPageSize, timeouts = S3_TIMEOUTS }: { listPageSize?: number; timeouts?: S3Timeouts } = {},
+): Storage {
   const client = new S3Client({
     endpoint: config.endpoint,
     region: config.region,
@@ -37,8 +65,27 @@ export function createS3Storage(config: S3Config, { listPageSize }: { listPageSi
     // Plain Content-MD5/length uploads work with every S3-compatible server; the newer default checksums do not.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    ...s3ClientTimeouts(timeouts),
   });
   const Bucket = config.bucket;
+
+  /**
+   * Sends one command; a store that fails (5xx, refused, reset, timed out) becomes a StorageUnavailableError (a
+   * clear 503), a missing object stays a 404 for the caller. `bounded`: cut at the total timeout too (everything
+   * but a file's bytes streaming up, which the idle timeout guards).
+   */
+  const send = async <T>(run: (options: { abortSignal: AbortSignal }) => Promise<T>, bounded = true): Promise<T> => {
+    const abort = new AbortController();
+    const timer = bounded ? setTimeout(() => abort.abort(), timeouts.totalMs) : undefined;
+    try {
+      return await run({ abortSignal: abort.signal });
+    } catch (err) {
+      if (is404(err)) throw err;
+      throw new StorageUnavailableError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 
   const toMeta = (fullPath: string, out: HeadObjectCommandOutput): StoredObjectMeta => {
     const m = out.Metadata ?? {};
@@ -67,7 +114,7 @@ export function createS3Storage(config: S3Config, { listPageSize }: { listPageSi
   const head = async (fullPath: string): Promise<StoredObjectMeta | null> => {
     assertSafePath(fullPath);
     try {
-      return toMeta(fullPath, await client.send(new HeadObjectCommand({ Bucket, Key: fullPath })));
+      return toMeta(fullPath, await send((o) => client.send(new HeadObjectCommand({ Bucket, Key: fullPath }), o)));
     } catch (err) {
       if (is404(err)) return null;
       throw err;
@@ -85,25 +132,30 @@ export function createS3Storage(config: S3Config, { listPageSize }: { listPageSi
     const previous = await head(fullPath);
     const now = new Date().toISOString();
     const customMetadata = options.customMetadata ?? {};
-    await client.send(
-      new PutObjectCommand({
-        Bucket,
-        Key: fullPath,
-        Body: body,
-        ContentLength: size,
-        ContentMD5: md5,
-        ContentType: options.contentType,
-        CacheControl: options.cacheControl,
-        ContentDisposition: options.contentDisposition,
-        ContentEncoding: options.contentEncoding,
-        ContentLanguage: options.contentLanguage,
-        Metadata: {
-          [M_CREATED]: previous?.timeCreated ?? now,
-          [M_UPDATED]: now,
-          [M_MD5]: md5,
-          [M_CUSTOM]: Buffer.from(JSON.stringify(customMetadata)).toString('base64url'),
-        },
-      }),
+    await send(
+      (o) =>
+        client.send(
+          new PutObjectCommand({
+            Bucket,
+            Key: fullPath,
+            Body: body,
+            ContentLength: size,
+            ContentMD5: md5,
+            ContentType: options.contentType,
+            CacheControl: options.cacheControl,
+            ContentDisposition: options.contentDisposition,
+            ContentEncoding: options.contentEncoding,
+            ContentLanguage: options.contentLanguage,
+            Metadata: {
+              [M_CREATED]: previous?.timeCreated ?? now,
+              [M_UPDATED]: now,
+              [M_MD5]: md5,
+              [M_CUSTOM]: Buffer.from(JSON.stringify(customMetadata)).toString('base64url'),
+            },
+          }),
+          o,
+        ),
+      Buffer.isBuffer(body),
     );
     return {
       bucket: Bucket,
@@ -128,7 +180,9 @@ export function createS3Storage(config: S3Config, { listPageSize }: { listPageSi
     // Marker paging (ListObjects v1) works on every S3-compatible server; some cannot issue v2 continuation tokens.
     let Marker: string | undefined;
     for (;;) {
-      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix, Marker, MaxKeys: listPageSize }));
+      const page = await send((o) =>
+        client.send(new ListObjectsCommand({ Bucket, Prefix, Marker, MaxKeys: listPageSize }), o),
+      );
       for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
       if (!page.IsTruncated || !keys.length) break;
       Marker = page.NextMarker ?? keys[keys.length - 1];
@@ -148,7 +202,7 @@ export function createS3Storage(config: S3Config, { listPageSize }: { listPageSi
     async get(fullPath) {
       assertSafePath(fullPath);
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: fullPath }));
+        const out = await send((o) => client.send(new GetObjectCommand({ Bucket, Key: fullPath }), o));
         return { meta: toMeta(fullPath, out), body: out.Body as Readable };
       } catch (err) {
         if (is404(err)) return null;
@@ -157,21 +211,24 @@ export function createS3Storage(config: S3Config, { listPageSize }: { listPageSi
     },
     async delete(fullPath) {
       assertSafePath(fullPath);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: fullPath }));
+      await send((o) => client.send(new DeleteObjectCommand({ Bucket, Key: fullPath }), o));
     },
     async deletePrefix(prefix) {
       const keys = await list(prefix);
       for (let i = 0; i < keys.length; i += 1000) {
         const batch = keys.slice(i, i + 1000);
-        const out = await client.send(
-          new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        const out = await send((o) =>
+          client.send(
+            new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+            o,
+          ),
         );
         if (out.Errors?.length) throw new Error(`could not delete ${out.Errors.length} objects under ${prefix}`);
       }
     },
     list,
     async check() {
-      await client.send(new HeadBucketCommand({ Bucket }));
+      await send((o) => client.send(new HeadBucketCommand({ Bucket }), o));
     },
   };
 }
