@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
 import { DEMO_TOKEN, startEmulator, type Emulator } from '@studybuddy/canvas-emulator/server';
 import { MSG } from '@studybuddy/shared/messages';
@@ -15,6 +16,14 @@ async function checkSettled(page: Page): Promise<void> {
   await expectAccessible(page);
 }
 const CANVAS_EMAIL = 'canvas-docs@g.ucla.edu';
+
+/** Set ANSWER_SCREENSHOTS to a folder for pictures of a short answer at 1280 and 375 pixels wide. */
+async function shoot(page: Page, answer: Locator, width: number): Promise<void> {
+  const dir = process.env.ANSWER_SCREENSHOTS;
+  if (!dir) return;
+  await answer.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(dir, `short-answer-${width}.png`) });
+}
 
 /** A scanned page: the browser draws the lines as an image, pdf-lib wraps it in a PDF with no text layer. */
 async function scannedPdf(page: Page, lines: string[]): Promise<Buffer> {
@@ -104,10 +113,14 @@ describe('Courses page in Chromium', () => {
     await panel.getByRole('button', { name: MSG.courses.ask, exact: true }).click();
     const answer = panel.getByTestId('qa-answer').last();
     await answer.waitFor();
-    expect(await answer.innerText()).toContain('October 3');
-    const citation = answer.getByTestId('citation');
-    expect(await citation.innerText()).toMatch(/The midterm exam is on October 3 in Franz Hall/);
-    await citation.getByRole('button', { name: MSG.courses.showInDocument('page 1') }).click();
+    // Short answer first, highlighted in the sentence it comes from, with its page (issue 28).
+    expect(await answer.getByTestId('short-answer').innerText()).toBe('October 3');
+    expect(await answer.getByTestId('answer-highlight').innerText()).toBe('October 3');
+    expect(await answer.getByTestId('answer-sentence').innerText()).toMatch(
+      /The midterm exam is on October 3 in Franz Hall/,
+    );
+    await shoot(page, answer, 1280);
+    await answer.getByRole('button', { name: MSG.courses.showInDocument('page 1') }).click();
     const cited = panel.getByTestId('cited-passage');
     await cited.waitFor();
     expect(await cited.innerText()).toContain('October 3');
@@ -140,6 +153,14 @@ describe('Courses page in Chromium', () => {
     await page.getByRole('textbox', { name: MSG.courses.search }).fill('Franz Hall');
     await page.getByText(MSG.courses.textMatches).waitFor();
     await expectAccessible(page);
+    await page.getByRole('textbox', { name: MSG.courses.search }).fill('');
+    // The stored answer keeps its short answer, highlighted in its sentence, on a phone-sized screen.
+    await page.getByRole('button', { name: MSG.courses.open('BIO 101 scan.pdf') }).click();
+    const answer = page.getByTestId('document-panel').getByTestId('qa-answer').first();
+    await answer.waitFor();
+    expect(await answer.getByTestId('answer-highlight').innerText()).toBe('October 3');
+    expect(await answer.getByRole('button', { name: MSG.courses.showInDocument('page 1') }).isVisible()).toBe(true);
+    await shoot(page, answer, 375);
     await page.close();
   }, 60_000);
 

@@ -34,12 +34,15 @@ describe('summaries and answers, offline', () => {
     expect(doc.keyTerms.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('answers from the right page, quoting the passage, and stores the exchange', async () => {
+  it('answers short answer first, then its sentence from the right page, and stores the exchange', async () => {
     const res = await ask(t.app, ada, documentId, 'When is the midterm exam?');
     expect(res.statusCode).toBe(200);
     const body = res.json<AskDocumentResponse>();
     expect(body.found).toBe(true);
     expect(body.engine).toBe('offline');
+    const sentence = 'The midterm exam is on October 3 in Franz Hall and covers cell structure and mitochondria.';
+    expect(body.shortAnswer).toEqual({ text: 'October 3', sentence, start: 23, end: 32 });
+    expect(body.answer).toBe(`October 3\n${sentence} (page 3)`);
     expect(body.answer).toContain('The midterm exam is on October 3 in Franz Hall');
     expect(body.answer).toContain('(page 3)');
     expect(body.citations).toHaveLength(1);
@@ -55,12 +58,17 @@ describe('summaries and answers, offline', () => {
       'When is the midterm exam?',
       'What do mitochondria produce?',
     ]);
-    expect(doc.questions[0]).toMatchObject({ answer: body.answer, found: true, citations: body.citations });
+    expect(doc.questions[0]).toMatchObject({
+      answer: body.answer,
+      shortAnswer: body.shortAnswer,
+      found: true,
+      citations: body.citations,
+    });
   });
 
   it('says so when the document does not contain the answer', async () => {
     const body = (await ask(t.app, ada, documentId, 'What is the capital of France?')).json<AskDocumentResponse>();
-    expect(body).toMatchObject({ answer: MSG.courses.notInDocument, found: false, citations: [] });
+    expect(body).toMatchObject({ answer: MSG.courses.notInDocument, shortAnswer: null, found: false, citations: [] });
   });
 
   it('answers overview questions from the key sentences', async () => {
@@ -127,7 +135,7 @@ function fakeLlm() {
       const content = user.includes('Question:')
         ? user.includes('capital of France')
           ? MSG.courses.notInDocument
-          : 'The midterm is on October 3 in Franz Hall [1].'
+          : 'October 3\nThe midterm exam is on October 3 in Franz Hall and covers cell structure and mitochondria. [1]'
         : 'LLM SUMMARY: a course handout on cells, mitochondria and grading.';
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
@@ -158,7 +166,7 @@ describe('summaries and answers through an OpenAI-compatible endpoint', () => {
     await llm.stop();
   });
 
-  it('writes the summary and grounded answers with the model, citing the passages it used', async () => {
+  it('writes the summary and grounded answers with the model, short answer first, citing the passages it used', async () => {
     const { document } = await uploadOk(t.app, ada, await textPdf(BIOLOGY_PAGES), 'Handout.pdf');
     const { doc } = await waitFor(t.app, ada, document.id, ['done']);
     expect(doc).toMatchObject({
@@ -169,10 +177,12 @@ describe('summaries and answers through an OpenAI-compatible endpoint', () => {
     expect(llm.requests[0]!.messages[1]!.content).toContain('Mitochondria are the powerhouse of the cell.');
 
     const body = (await ask(t.app, ada, document.id, 'When is the midterm exam?')).json<AskDocumentResponse>();
+    const sentence = 'The midterm exam is on October 3 in Franz Hall and covers cell structure and mitochondria.';
     expect(body).toMatchObject({
       engine: 'llm',
       found: true,
-      answer: 'The midterm is on October 3 in Franz Hall [1].',
+      answer: `October 3\n${sentence} (page 3)`,
+      shortAnswer: { text: 'October 3', sentence, start: 23, end: 32 },
     });
     const prompt = llm.requests[llm.requests.length - 1]!.messages[1]!.content;
     expect(prompt).toContain('[1] (page 3) Exams and grading.');
@@ -181,7 +191,13 @@ describe('summaries and answers through an OpenAI-compatible endpoint', () => {
     expect(body.citations[0]!.passage).toContain('The midterm exam is on October 3');
 
     const none = (await ask(t.app, ada, document.id, 'What is the capital of France?')).json<AskDocumentResponse>();
-    expect(none).toMatchObject({ engine: 'llm', found: false, answer: MSG.courses.notInDocument, citations: [] });
+    expect(none).toMatchObject({
+      engine: 'llm',
+      found: false,
+      answer: MSG.courses.notInDocument,
+      shortAnswer: null,
+      citations: [],
+    });
   });
 
   it('falls back to the offline engine when the endpoint fails', async () => {

@@ -6,6 +6,7 @@ import type { CitationDto, DocumentDetailDto } from '@studybuddy/shared/document
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
 import { useAskDocument } from './documents-api.ts';
+import { ShortAnswer } from './short-answer.tsx';
 
 function Citation({ citation, onShow }: { citation: CitationDto; onShow: (c: CitationDto) => void }) {
   return (
@@ -99,12 +100,28 @@ export function DocumentChat({
                 <Text size="xs" fw={700} c="dimmed">
                   {MSG.courses.assistant}
                 </Text>
-                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                  {q.answer}
-                </Text>
-                {q.citations.map((c) => (
-                  <Citation key={`${c.page}-${c.start}`} citation={c} onShow={onShowCitation} />
-                ))}
+                {q.shortAnswer ? (
+                  <>
+                    <ShortAnswer answer={q.shortAnswer} citation={q.citations[0]} onShow={onShowCitation} />
+                    {q.citations.length > 1 && (
+                      <Text size="xs" c="dimmed" fw={600} mt="xs">
+                        {MSG.answers.morePassages}
+                      </Text>
+                    )}
+                    {q.citations.slice(1).map((c) => (
+                      <Citation key={`${c.page}-${c.start}`} citation={c} onShow={onShowCitation} />
+                    ))}
+                  </>
+                ) : (
+                  <>
+                    <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                      {q.answer}
+                    </Text>
+                    {q.citations.map((c) => (
+                      <Citation key={`${c.page}-${c.start}`} citation={c} onShow={onShowCitation} />
+                    ))}
+                  </>
+                )}
               </Paper>
             </Stack>
           ))}

@@ -1,4 +1,4 @@
-import type { AnswerKind, QuestionKind } from './question-kind.ts';
+import { PERSON_NOUNS, type AnswerKind, type QuestionKind } from './question-kind.ts';
 import { sentenceTokens, type Token } from './sentence-tokens.ts';
 
 /** A short answer found in a sentence: its text and offsets in the sentence, and how well it fits. */
@@ -11,7 +11,7 @@ export interface Span {
   typed: boolean;
 }
 
-type Shape = 'date' | 'year' | 'number' | 'ordinal' | 'duration' | 'name' | 'noun' | 'clause';
+type Shape = 'date' | 'year' | 'number' | 'ordinal' | 'duration' | 'name' | 'noun' | 'clause' | 'modifier' | 'quoted';
 
 interface Candidate {
   from: number;
@@ -21,23 +21,51 @@ interface Candidate {
 
 /** Words an answer neither starts nor ends with. */
 const EDGE_POS = new Set(['ADP', 'DET', 'CCONJ', 'SCONJ', 'PRON', 'PART', 'AUX', 'PUNCT']);
-export const SPAN_WEIGHTS = { side: 0.5, near: 1.5 };
+export const SPAN_WEIGHTS = {
+  side: 0.5,
+  near: 1.5,
+  keepFocus: 0,
+  personBy: 0.8,
+  notPerson: 0.8,
+  title: 0.5,
+  afterLast: 0.8,
+};
+const TITLES = new Set([
+  'king',
+  'queen',
+  'duke',
+  'pope',
+  'saint',
+  'st',
+  'emperor',
+  'sir',
+  'lord',
+  'dr',
+  'president',
+  'general',
+  'prince',
+  'princess',
+  'count',
+  'bishop',
+  'archbishop',
+]);
 const CONNECTORS = new Set(['of', 'the', 'de', 'and', 'la', 'von', 'van', 'du', 'del', 'der', '&']);
 const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
 const PLACE_PREPOSITIONS = new Set(['in', 'at', 'from', 'to', 'near', 'into', 'across', 'throughout', 'within']);
 const REASON_MARKERS = new Set(['because', 'due', 'since', 'as', 'so', 'order']);
 const CENTURY = /^(?:century|centuries|millennium|decade|decades|bc|bce|ad|ce)$/;
 
-const isWord = (t: Token) => t.type === 'word' || t.type === 'number' || t.type === 'ordinal';
-const isYear = (t: Token) => /^(?:1\d{3}|20\d{2}|\d{2,3}0s)$|^(?:1\d{3}|20\d{2})s$/.test(t.text);
+const isWord = (t: Token) => t.type === 'word' || t.type === 'number' || t.type === 'ordinal' || t.type === 'decade';
+const isYear = (t: Token) => /^(?:1\d{3}|20\d{2})$|^\d{2,3}0s$/.test(t.text);
 
-function entityShape(t: Token): Shape | null {
+function entityShape(t: Token, tokens: Token[]): Shape | null {
   switch (t.entity) {
     case 'DATE':
     case 'TIME':
       return 'date';
     case 'DURATION':
-      return 'duration';
+      // "1754–1763" is a span of years.
+      return tokens.slice(t.entityStart, t.entityEnd + 1).some(isYear) ? 'year' : 'duration';
     case 'ORDINAL':
       return 'ordinal';
     case 'CARDINAL':
@@ -51,13 +79,29 @@ function entityShape(t: Token): Shape | null {
 }
 
 /** Stretches of the sentence that could be a short answer: entities, proper-name runs, noun chunks, clauses. */
-function candidates(tokens: Token[]): Candidate[] {
+function candidates(tokens: Token[], focus: string | null): Candidate[] {
   const out: Candidate[] = [];
+  // What stands before the question's noun: "rounded" in "rounded arches" for "What kind of arches…".
+  if (focus) {
+    tokens.forEach((t, i) => {
+      if (t.lower !== focus && t.stem !== focus) return;
+      let from = i;
+      while (from > 0 && NOUNISH.has(tokens[from - 1]!.pos) && !tokens[from - 1]!.stop) from--;
+      if (from < i) out.push({ from, to: i - 1, shape: 'modifier' });
+    });
+  }
+  // Words in quotation marks.
+  let open = -1;
+  tokens.forEach((t, i) => {
+    if (!/^["“”]$/.test(t.text)) return;
+    if (open >= 0 && i - open > 1 && i - open <= 8) out.push({ from: open + 1, to: i - 1, shape: 'quoted' });
+    open = open >= 0 ? -1 : i;
+  });
   // Entities (wink: dates, times, durations, cardinals, ordinals, money, percentages).
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.entity && t.entityStart === i) {
-      const shape = entityShape(t);
+      const shape = entityShape(t, tokens);
       if (!shape) continue;
       let to = t.entityEnd;
       // "10th century", "1,000 men", "$5 million": the unit word belongs to the answer.
@@ -67,18 +111,20 @@ function candidates(tokens: Token[]): Candidate[] {
         to++;
       }
       out.push({ from: i, to, shape });
-    } else if (!t.entity && (t.type === 'number' || isYear(t))) {
+    } else if (!t.entity && (t.type === 'number' || t.type === 'decade' || isYear(t))) {
       out.push({ from: i, to: i, shape: isYear(t) ? 'year' : 'number' });
     }
   }
   // Runs of proper nouns, with "of", "the", "and" between two of them.
+  // A month or a weekday belongs to its date, not to a name.
+  const proper = (t: Token | undefined) => t?.pos === 'PROPN' && !t.entity;
   for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i]!.pos !== 'PROPN') continue;
+    if (!proper(tokens[i])) continue;
     let j = i;
     while (j + 1 < tokens.length) {
       const n = tokens[j + 1]!;
-      if (n.pos === 'PROPN') j++;
-      else if (CONNECTORS.has(n.lower) && tokens[j + 2]?.pos === 'PROPN') j += 2;
+      if (proper(n)) j++;
+      else if (CONNECTORS.has(n.lower) && proper(tokens[j + 2])) j += 2;
       else break;
     }
     out.push({ from: i, to: j, shape: 'name' });
@@ -127,10 +173,10 @@ function candidates(tokens: Token[]): Candidate[] {
 const FITS: Record<AnswerKind, Partial<Record<Shape, number>>> = {
   date: { date: 3, year: 3, ordinal: 1.5, duration: 1, number: 0.5 },
   number: { number: 3, duration: 2.5, ordinal: 1, year: 0.5, date: 0.5 },
-  person: { name: 2.5, noun: 0.3 },
-  place: { name: 2.5, noun: 0.5 },
-  name: { name: 2.5, noun: 0.8 },
-  thing: { noun: 1.5, name: 1.3, number: 0.3, date: 0.3, year: 0.3 },
+  person: { name: 2.5, noun: 0.3, quoted: 0.5 },
+  place: { name: 2.5, noun: 0.5, quoted: 0.5 },
+  name: { name: 2.5, noun: 0.8, quoted: 3, modifier: 1.5 },
+  thing: { noun: 1.5, name: 1.3, number: 0.3, date: 0.3, year: 0.3, modifier: 2, quoted: 1.8 },
   reason: { clause: 3, noun: 0.2 },
   manner: { clause: 2.5, noun: 0.6, name: 0.3 },
 };
@@ -144,23 +190,37 @@ export function answerSpan(sentence: string, questionStems: Set<string>, questio
   const inQuestion = tokens.map((t) => isWord(t) && (questionStems.has(t.stem) || questionStems.has(t.lower)));
   const anchors = inQuestion.flatMap((q, i) => (q && !tokens[i]!.stop ? [i] : []));
   let best: Span | null = null;
-  for (const c of candidates(tokens)) {
+  const last = anchors[anchors.length - 1] ?? -1;
+  for (const c of candidates(tokens, question.focus)) {
     // Words of the question at either edge are not part of the answer ("the river Rhine" for "which river").
     let { from, to } = c;
     while (from <= to && (inQuestion[from] || tokens[from]!.pos === 'DET' || tokens[from]!.type === 'punctuation')) {
       from++;
     }
-    while (to >= from && (inQuestion[to] || tokens[to]!.type === 'punctuation' || EDGE_POS.has(tokens[to]!.pos))) {
+    const keep = (k: number) => SPAN_WEIGHTS.keepFocus > 0 && tokens[k]!.lower === question.focus && k > from;
+    while (
+      to >= from &&
+      ((inQuestion[to] && !keep(to)) || tokens[to]!.type === 'punctuation' || EDGE_POS.has(tokens[to]!.pos))
+    ) {
       to--;
     }
     while (from <= to && EDGE_POS.has(tokens[from]!.pos)) from++;
     if (from > to) continue;
     const words = tokens.slice(from, to + 1).filter(isWord);
-    if (!words.length || words.every((w) => w.stop)) continue;
+    if (!words.length || words.every((w) => w.stop || TITLES.has(w.lower))) continue;
     const overlap = words.filter((_, k) => inQuestion[from + k]).length / words.length;
     const fit = FITS[question.kind][c.shape] ?? 0;
     let score = fit - 3 * overlap;
     if (question.kind === 'place' && PLACE_PREPOSITIONS.has(tokens[c.from - 1]?.lower ?? '')) score += 0.7;
+    const prev = tokens[c.from - 1]?.lower ?? '';
+    if (question.kind === 'person') {
+      if (prev === 'by') score += SPAN_WEIGHTS.personBy;
+      if (PLACE_PREPOSITIONS.has(prev)) score -= SPAN_WEIGHTS.notPerson;
+      // "King Harold", "the priest, Guyard de Moulin": a title or a person's noun before a name.
+      const named = tokens[c.from - (prev === ',' ? 2 : 1)]?.lower ?? '';
+      if (TITLES.has(tokens[c.from]!.lower) || PERSON_NOUNS.test(named)) score += SPAN_WEIGHTS.title;
+    }
+    if (!question.subject && last >= 0 && from > last && from - last <= 3) score += SPAN_WEIGHTS.afterLast;
     if (question.focus) {
       const before = tokens[c.from - 1]?.lower;
       const after = tokens[c.to + 1]?.lower;

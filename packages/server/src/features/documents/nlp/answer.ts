@@ -76,7 +76,7 @@ export function isOverviewQuestion(question: string, terms: string[]): boolean {
 /** A sentence holding less of the question's weight than this is no answer ("not in the document"). */
 export const MIN_COVERAGE = 0.25;
 /** How many of the best sentences are read for a short answer, and how much its fit weighs against theirs. */
-export const SPAN_TUNING = { sentencesRead: 5, spanWeight: 0.6 };
+export const SPAN_TUNING = { sentencesRead: 5, spanWeight: 0.3 };
 
 /**
  * Answers from the document alone: the sentences of the passages BM25 retrieved, re-ranked (question words

@@ -1,3 +1,5 @@
+import { sentenceTokens } from './sentence-tokens.ts';
+
 /** What kind of short answer a question asks for, read from its question words. */
 export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'name' | 'thing' | 'reason' | 'manner';
 
@@ -10,62 +12,52 @@ export interface QuestionKind {
   subject?: boolean;
 }
 
-const AUXILIARY =
-  /^(?:is|was|are|were|be|been|does|did|do|has|had|have|can|could|would|will|should|may|might|must|'s)$/;
-
-/** Whether the question word is followed (after its noun, if any) by a main verb: "Who made…", "What group opposed…". */
-export function asksForSubject(question: string): boolean {
-  const words = question
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
-    .trim()
-    .split(/\s+/);
-  const at = words.findIndex((w) => /^(?:who|what|which)$/.test(w));
-  if (at < 0) return false;
-  let i = at + 1;
-  // The focus noun phrase: up to three words that are neither auxiliaries nor obviously verbs.
-  while (i < words.length && i - at <= 3 && !AUXILIARY.test(words[i]!) && !/(?:ed|es)$/.test(words[i]!)) i++;
-  const verb = words[i] ?? '';
-  return !AUXILIARY.test(verb) && /(?:ed|es|s)$/.test(verb) && (i === at + 1 || i - at <= 3);
-}
-
 const DATE_NOUNS = /^(?:year|years|decade|century|centuries|date|day|month|time|era|period|season|age)$/;
 const PLACE_NOUNS =
   /^(?:country|countries|city|cities|town|state|states|region|place|location|continent|island|river|area|province|county|nation|territory|village|capital|mountain|sea|ocean|lake|street|building|site|port|coast)$/;
-const PERSON_NOUNS =
-  /^(?:person|people|man|men|woman|women|king|queen|president|leader|author|writer|scientist|emperor|ruler|duke|general|player|artist|composer|architect|founder|inventor|minister|pope|bishop|explorer|philosopher|mathematician|engineer|coach|singer|actor|son|daughter|father|mother|wife|husband|brother|sister|monarch|governor|chancellor|prince|princess|saint|poet|economist|physicist|chemist|director|owner|chairman|ceo|officer|commander)$/;
+export const PERSON_NOUNS =
+  /^(?:person|people|man|men|woman|women|king|queen|president|leader|author|writer|scientist|emperor|ruler|duke|general|player|artist|composer|architect|founder|inventor|minister|pope|bishop|explorer|philosopher|mathematician|engineer|coach|priest|monk|abbot|nephew|uncle|singer|actor|son|daughter|father|mother|wife|husband|brother|sister|monarch|governor|chancellor|prince|princess|saint|poet|economist|physicist|chemist|director|owner|chairman|ceo|officer|commander)$/;
 const NUMBER_NOUNS = /^(?:percentage|percent|number|amount|proportion|fraction|population|size|rate|sum|total|score)$/;
 
-const WH = /\b(what|which|who|whom|whose|when|where|why|how)\b/;
+const WH = /^(?:what|which|who|whom|whose|when|where|why|how)$/;
 
 /**
  * The expected answer: "when/what year" a date, "how many/much" a number, "who" a person, "where/which country"
  * a place, "why" a reason, "how" a manner, any other "what/which X" a thing (with X as its focus).
  */
 export function questionKind(question: string): QuestionKind {
-  return { ...kindOf(question), subject: asksForSubject(question) };
+  const tokens = sentenceTokens(question);
+  const at = tokens.findIndex((t) => WH.test(t.lower));
+  if (at < 0) return { kind: 'thing', focus: null, subject: false };
+  // The words after the question word up to its verb: "Swiss city" in "What Swiss city was…".
+  let i = at + 1;
+  if (/^(?:kind|type|sort|form|name)$/.test(tokens[i]?.lower ?? '') && tokens[i + 1]?.lower === 'of') i += 2;
+  const from = i;
+  while (i < tokens.length && NOUN_PHRASE.has(tokens[i]!.pos) && i - from < 4) i++;
+  const nouns = tokens.slice(from, i).filter((t) => t.pos === 'NOUN' || t.pos === 'PROPN');
+  const focus = (nouns[nouns.length - 1] ?? tokens[from])?.lower ?? '';
+  const wh = tokens[at]!.lower;
+  const verb = tokens[i];
+  const subject =
+    wh !== 'how' &&
+    (verb?.pos === 'VERB' || (KIND_TUNING.copulaSubject && /^(?:is|was|are|were)$/.test(verb?.lower ?? '')));
+  return { ...kindOf(wh, tokens[at + 1]?.lower ?? '', focus, question.toLowerCase()), subject };
 }
 
-function kindOf(question: string): QuestionKind {
-  const q = question.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ');
-  const m = WH.exec(q);
-  if (!m) return { kind: 'thing', focus: null };
-  const wh = m[1]!;
-  const after = q
-    .slice(m.index + wh.length)
-    .trim()
-    .split(/\s+/);
-  const next = after[0] ?? '';
-  // "what kind of X", "what type of X": X is the focus.
-  const focusWord = /^(?:kind|type|sort|form|name)$/.test(next) && after[1] === 'of' ? (after[2] ?? '') : next;
+export const KIND_TUNING = { copulaSubject: false };
+const NOUN_PHRASE = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
 
+function kindOf(wh: string, next: string, focusWord: string, q: string): QuestionKind {
   if (wh === 'when') return { kind: 'date', focus: null };
+  if ((wh === 'what' || wh === 'which') && /\b(?:name|named|called|known as|nickname)\b/.test(q)) {
+    return { kind: 'name', focus: focusWord };
+  }
   if (wh === 'where') return { kind: 'place', focus: null };
   if (wh === 'why') return { kind: 'reason', focus: null };
   if (wh === 'who' || wh === 'whom' || wh === 'whose') return { kind: 'person', focus: null };
   if (wh === 'how') {
     if (/^(?:many|much|long|far|old|large|big|tall|high|wide|deep|often|fast|heavy|few|great)$/.test(next)) {
-      return { kind: next === 'long' && /\bago\b/.test(q) ? 'date' : 'number', focus: after[1] ?? null };
+      return { kind: next === 'long' && /\bago\b/.test(q) ? 'date' : 'number', focus: focusWord || null };
     }
     return { kind: 'manner', focus: null };
   }

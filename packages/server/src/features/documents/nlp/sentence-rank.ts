@@ -14,7 +14,7 @@ export interface RankedSentence {
 
 /** How many retrieved passages have their sentences scored. */
 const PASSAGES_READ = 12;
-export const RANK_WEIGHTS = { phrase: 0.5, proximity: 0.6, passage: 0.5, neighbour: 0.25, related: 0, length: 0 };
+export const RANK_WEIGHTS = { phrase: 0.5, proximity: 0.6, passage: 0.5, neighbour: 0.5, related: 0, length: 0 };
 
 /** Inverse document frequency of each question word over the passages (an absent word weighs most). */
 export function termWeights(passages: Passage[], terms: string[]): Map<string, number> {
