@@ -94,9 +94,6 @@ describe('slow clients: the header, body and idle rules', () => {
   let port: number;
   let base: string;
   let student: TestUser;
-  /** Releases the requests held by the test route. */
-  let release: () => void = () => {};
-  let held = new Promise<void>((r) => (release = r));
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -106,18 +103,11 @@ describe('slow clients: the header, body and idle rules', () => {
       BODY_MIN_BYTES_PER_SECOND: '2048',
       CONNECTION_TIMEOUT: '3',
       KEEP_ALIVE_TIMEOUT: '2',
-      // One request in work at a time per client: a second one waits its turn with its body unread.
-      REQUESTS_IN_FLIGHT_PER_CLIENT: '1',
-    });
-    t.app.post('/api/test/held', async (request) => {
-      await held;
-      return { bytes: JSON.stringify(request.body).length };
     });
     ({ port, base } = await listen(t));
     student = await createUser(t.app);
   });
   afterAll(async () => {
-    release();
     await t?.close();
   });
 
@@ -168,26 +158,6 @@ describe('slow clients: the header, body and idle rules', () => {
     expect(statusOf(raw.data())).toBe(201);
   });
 
-  it('does not count the time a body waits for the server (its turn, back-pressure) against the client', async () => {
-    // The first request holds the student's one place; the second sends 256 KB at once and waits unread (its
-    // socket paused once Node's buffer is full) for longer than BODY_TIMEOUT, far longer than its bytes earned.
-    const first = fetch(`${base}/api/test/held`, {
-      method: 'POST',
-      headers: { cookie: student.cookie, 'content-type': 'application/json' },
-      body: '{"a":1}',
-    });
-    const big = JSON.stringify({ pad: 'x'.repeat(256 * 1024) });
-    const raw = await rawConnection(port);
-    raw.socket.write(post('/api/test/held', big.length, { cookie: student.cookie, connection: 'close' }) + big);
-    await sleep(3000);
-    expect(raw.isClosed(), `cut while waiting: ${raw.data()}`).toBe(false);
-    release();
-    expect((await first).status).toBe(200);
-    await raw.closed;
-    expect(statusOf(raw.data())).toBe(200);
-    held = new Promise<void>((r) => (release = r));
-  });
-
   it('keeps an idle keep-alive connection past HEADERS_TIMEOUT and closes it after KEEP_ALIVE_TIMEOUT', async () => {
     const raw = await rawConnection(port);
     const get = 'GET /api/health/live HTTP/1.1\r\nHost: x\r\n\r\n';
@@ -210,6 +180,73 @@ describe('slow clients: the header, body and idle rules', () => {
     ws.send({ op: 'subscribe', topic: `user:${student.id}` });
     await ws.waitFor((f) => f.type === 'subscribed');
     await ws.close();
+  });
+});
+
+describe("the body rule and the server's own waits (BODY_MIN_BYTES_PER_SECOND=1000000, BODY_TIMEOUT=1)", () => {
+  let t: TestApp;
+  let port: number;
+  let student: TestUser;
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let entered = false;
+  // Bytes that arrive at once earn next to nothing at a megabyte a second: only the rule's view of waits decides.
+  // Large enough that Node stops reading (back-pressure) long before the end.
+  const big = JSON.stringify({ pad: 'x'.repeat(8 * 1024 * 1024) });
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMITS: 'false',
+      BODY_TIMEOUT: '1',
+      BODY_MIN_BYTES_PER_SECOND: '1000000',
+      // One request in work at a time per client: a second one waits its turn.
+      REQUESTS_IN_FLIGHT_PER_CLIENT: '1',
+    });
+    // A body the server reads only after 3 s (storage being slow): its socket is paused by back-pressure meanwhile.
+    t.app.addContentTypeParser('application/x-slow-reader', (_request, payload, done) => {
+      setTimeout(() => {
+        let bytes = 0;
+        payload.on('data', (d: Buffer) => (bytes += d.length));
+        payload.on('end', () => done(null, { bytes }));
+      }, 3000);
+    });
+    t.app.post('/api/test/slow-reader', async (request) => request.body);
+    t.app.post('/api/test/held', async () => {
+      entered = true;
+      await held;
+      return { ok: true };
+    });
+    ({ port } = await listen(t));
+    student = await createUser(t.app);
+  });
+  afterAll(async () => {
+    release();
+    await t?.close();
+  });
+
+  it('does not count the time the server is not reading a body it has started on against the client', async () => {
+    const raw = await rawConnection(port);
+    const head = post('/api/test/slow-reader', big.length, { cookie: student.cookie, connection: 'close' });
+    raw.socket.write(head.replace('application/json', 'application/x-slow-reader') + big);
+    await raw.closed;
+    expect(statusOf(raw.data()), raw.data().slice(0, 300)).toBe(200);
+    expect(raw.data()).toContain(`"bytes":${big.length}`);
+  });
+
+  it("counts the time a body waits for its turn behind its own client's requests", async () => {
+    const first = fetch(`http://127.0.0.1:${port}/api/test/held`, {
+      method: 'POST',
+      headers: { cookie: student.cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await until('the first request in work', () => (entered ? true : undefined));
+    const raw = await rawConnection(port);
+    // Half of its body sent, then nothing while it waits: the client's stall, whatever the queue.
+    raw.socket.write(post('/api/test/held', big.length, { cookie: student.cookie }) + big.slice(0, big.length / 2));
+    expect(await closedWithin(raw, 8000), 'still waiting 8 s later').not.toBeNull();
+    expect(statusOf(raw.data())).toBe(408);
+    release();
+    expect((await first).status).toBe(200);
   });
 });
 

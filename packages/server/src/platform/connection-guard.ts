@@ -18,9 +18,11 @@ import { isSocketUpgrade } from './fair-share.ts';
  *   `headersTimeout`, checked every second rather than Node's 30 s), or the answer is 408 and the connection closes.
  *   A connection that sends nothing at all is held to the same time.
  * - Body: a minimum rate, not a total time, so a slow phone's 25 MB upload finishes: BODY_TIMEOUT to start, and one
- *   more second for every BODY_MIN_BYTES_PER_SECOND bytes received. Time the server is not reading (the socket paused
- *   by back-pressure: a request waiting its turn, storage being slow) does not count against the client. A body
- *   behind its rate is cut off with 408. Node's total `requestTimeout` (REQUEST_TIMEOUT) stays off unless set.
+ *   more second for every BODY_MIN_BYTES_PER_SECOND bytes received. Once the request has its turn (past the request
+ *   hooks: fair share, session), time the server is not reading its body (the socket paused by back-pressure:
+ *   storage being slow) does not count against the client; time waiting for its turn does, as that queue is its
+ *   own client's other requests. A body behind its rate is cut off with 408. Node's total `requestTimeout`
+ *   (REQUEST_TIMEOUT) stays off unless set.
  * - Idle: a request with nothing sent either way for CONNECTION_TIMEOUT is closed (Fastify's `connectionTimeout`);
  *   an idle keep-alive connection after KEEP_ALIVE_TIMEOUT.
  * - Connections per address (CONNECTIONS_PER_IP). A TCP-level count can only see the peer, and behind a proxy the
@@ -125,7 +127,9 @@ interface BodyWatch {
   deadline: number;
   /** socket.bytesRead at the last look. */
   bytes: number;
-  /** Since when the socket is paused (the server not reading), or null. */
+  /** The request has its turn (its body is the handler's to read): pauses from then on are the server's. */
+  ourTurn: boolean;
+  /** Since when the socket is paused by the server while it is the request's turn, or null. */
   pausedAt: number | null;
   onPause: () => void;
   onResume: () => void;
@@ -162,6 +166,7 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
 
   // ── the body rule ──
   const watching = new Set<BodyWatch>();
+  const watches = new WeakMap<object, BodyWatch>();
   const tickMs = Math.max(50, Math.min(1000, Math.floor(limits.bodyTimeoutMs / 4)));
   let ticker: NodeJS.Timeout | undefined;
   const msPerByte = 1000 / limits.bodyMinBytesPerSecond;
@@ -212,9 +217,10 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
       socket,
       deadline: performance.now() + limits.bodyTimeoutMs,
       bytes: socket.bytesRead,
-      pausedAt: socket.isPaused() ? performance.now() : null,
+      ourTurn: false,
+      pausedAt: null,
       onPause: () => {
-        w.pausedAt ??= performance.now();
+        if (w.ourTurn) w.pausedAt ??= performance.now();
       },
       onResume: () => {
         if (w.pausedAt !== null) w.deadline += performance.now() - w.pausedAt;
@@ -223,6 +229,7 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
     };
     socket.on('pause', w.onPause).on('resume', w.onResume);
     watching.add(w);
+    watches.set(request.raw, w);
     ticker ??= setInterval(tick, tickMs).unref();
   };
 
@@ -301,6 +308,16 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
         };
         reply.raw.once('close', done);
         finished(request.raw, () => done());
+      });
+
+      // Past the request hooks (fair share, session): the body is the server's to read from here on.
+      app.addHook('preParsing', async (request, _reply, payload) => {
+        const w = watches.get(request.raw);
+        if (w && watching.has(w)) {
+          w.ourTurn = true;
+          if (w.socket.isPaused()) w.pausedAt = performance.now();
+        }
+        return payload;
       });
 
       app.addHook('onClose', async () => {
