@@ -66,7 +66,7 @@ describe('first load of the log-in page (Chromium)', () => {
 
   it('receives only the scripts counted from the build, Brotli-compressed, within the same budget', async () => {
     const page = await newPage(browser);
-    const received: Array<Promise<{ file: string; encoding?: string; bodyBytes: number }>> = [];
+    const received: Array<Promise<{ file: string; encoding: string | null; bodyBytes: number }>> = [];
     page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
       const file = new URL(response.url()).pathname.slice(1);
