@@ -118,6 +118,18 @@ describe('appearance: dark mode and the browser’s own date format, in Chromium
     await page.close();
   });
 
+  it('a dark system gets a dark page even before the app’s code has run (no white flash)', async () => {
+    const page = await newPage(browser, { colorScheme: 'dark' });
+    // The app's scripts never arrive: only the page and its stylesheet.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto(`${server.url}${ROUTES.login}`, { waitUntil: 'commit' });
+    await page.waitForFunction(
+      () => !!document.body && getComputedStyle(document.body).backgroundColor === 'rgb(36, 36, 36)',
+    );
+    expect(await scheme(page)).toBeNull();
+    await page.close();
+  });
+
   it('Light / Dark / System in the account menu: kept by the browser across a reload and its other tabs', async () => {
     const page = await newPage(browser, { colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
     await logIn(page, server.url, ADA);

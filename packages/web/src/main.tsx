@@ -2,6 +2,7 @@
 import '@studybuddy/shared/zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import './app/color-scheme.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Providers } from './app/providers.tsx';

@@ -28,7 +28,7 @@ export const theme = createTheme({
 /**
  * Colours that differ by scheme. Mantine's default dimmed grey and error red are below AA contrast on white (light:
  * darker ones) and on the dark body (dark: lighter ones). The `--sb-*` ones are the app's own, for the few surfaces
- * Mantine has no variable for: brand text, a muted panel, chat bubbles, a picked range.
+ * Mantine has no variable for: brand text, a muted panel, chat bubbles, a picked range, a selected row.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
@@ -40,6 +40,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--sb-bubble-mine': 'var(--mantine-color-indigo-0)',
     '--sb-bubble-theirs': 'var(--mantine-color-gray-1)',
     '--sb-range': 'var(--mantine-color-indigo-0)',
+    '--sb-selected': 'var(--mantine-color-indigo-0)',
     '--sb-disabled-text': 'var(--mantine-color-gray-6)',
   },
   dark: {
@@ -51,6 +52,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--sb-bubble-mine': 'rgba(76, 110, 245, 0.22)',
     '--sb-bubble-theirs': 'var(--mantine-color-dark-5)',
     '--sb-range': 'rgba(76, 110, 245, 0.22)',
+    '--sb-selected': 'rgba(76, 110, 245, 0.22)',
     '--sb-disabled-text': 'var(--mantine-color-dark-2)',
   },
 });

@@ -42,7 +42,7 @@ export function DocumentList({
           component="li"
           withBorder
           p="sm"
-          bg={d.id === selectedId ? 'indigo.0' : undefined}
+          bg={d.id === selectedId ? 'var(--sb-selected)' : undefined}
           data-testid="document-row"
         >
           <Group wrap="nowrap" gap="sm" align="center">

@@ -75,7 +75,7 @@ export function CreateGroupModal({
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
             error={errors.name}
-            errorProps={{ c: 'red.8' }}
+            errorProps={{ c: 'var(--mantine-color-error)' }}
             styles={{ input: { color: 'var(--mantine-color-text)' } }}
             maxLength={GROUP_LIMITS.nameMaxChars}
             required
