@@ -13,7 +13,13 @@ interface Props {
 /** Friends to choose for a group, as labelled checkboxes. */
 export function FriendPicker({ label, friends, value, onChange, error, empty }: Props) {
   return (
-    <Checkbox.Group label={label} value={value} onChange={onChange} error={error} errorProps={{ c: 'var(--mantine-color-error)' }}>
+    <Checkbox.Group
+      label={label}
+      value={value}
+      onChange={onChange}
+      error={error}
+      errorProps={{ c: 'var(--mantine-color-error)' }}
+    >
       {friends.length ? (
         <ScrollArea.Autosize mah={260} type="auto" mt="xs">
           <Stack gap="xs">
