@@ -25,14 +25,7 @@ export function ShortAnswer({
       <Text size="lg" fw={700} lh={1.3} data-testid="short-answer">
         {answer.text}
       </Text>
-      <Blockquote
-        p="xs"
-        mt="xs"
-        icon={<Quote size={14} />}
-        iconSize={24}
-        color="indigo"
-        data-testid="answer-sentence"
-      >
+      <Blockquote p="xs" mt="xs" icon={<Quote size={14} />} iconSize={24} color="indigo" data-testid="answer-sentence">
         <Text size="sm">
           {sentence.slice(0, start)}
           <Mark color="yellow" fw={600} data-testid="answer-highlight">
