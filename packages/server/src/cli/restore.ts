@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { restoreArchive, RestoreError } from '../platform/backup/restore.ts';
+import { restoreArchive, RestoreError, restorePostgres } from '../platform/backup/restore.ts';
 import { backupSource } from './backup-source.ts';
 import { dataDirOf, formatBytes, userPath } from './backup-args.ts';
 
@@ -62,15 +62,21 @@ try {
 
   const started = Date.now();
   try {
-    const m = await restoreArchive({ archive, dataDir, force: values.force });
+    const databaseUrl = process.env.DATABASE_URL?.trim();
+    const m = databaseUrl
+      ? await restorePostgres({ archive, databaseUrl, dataDir })
+      : await restoreArchive({ archive, dataDir, force: values.force });
+    const into = databaseUrl ? `the database DATABASE_URL names (key and files: ${dataDir})` : dataDir;
     console.log(
       [
-        `Restored ${temp ? path.basename(archive) : archive} into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `Restored ${temp ? path.basename(archive) : archive} into ${into} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
         `  backup of ${m.createdAt}: ${m.database.migrations.applied} migrations, ` +
           (m.files.storage === 's3'
             ? 'files in S3 (restore the bucket copy)'
             : `${m.files.count} stored files (${formatBytes(m.files.bytes)})`),
-        '  Start the server with this DATA_DIR; it applies any newer migrations at start.',
+        databaseUrl
+          ? '  Start the servers on this database (SECRET_KEY: the key restored above); they apply newer migrations.'
+          : '  Start the server with this DATA_DIR; it applies any newer migrations at start.',
       ].join('\n'),
     );
   } finally {

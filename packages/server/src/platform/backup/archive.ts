@@ -9,7 +9,8 @@ import { endOfArchive, fileHeader, padding, readTar, type TarEntrySink } from '.
 /**
  * A backup archive is a .tar.gz holding, in this order:
  *   secret.key        the key that decrypts sealed Canvas/Google tokens
- *   db.tar            the embedded database, as PGlite's dumpDataDir() writes it
+ *   db.tar            the embedded database, as PGlite's dumpDataDir() writes it, or
+ *   db.pgdump         a PostgreSQL database, as pg_dump --format=custom writes it (scheduled backups on PostgreSQL)
  *   files/objects/…   the stored files and their .meta.json, as under DATA_DIR/files
  *   manifest.json     (last, so it can list every entry's checksum) format, version, migration level, counts
  */
@@ -17,6 +18,7 @@ export const ARCHIVE_FORMAT = 'studybuddy-backup';
 export const ARCHIVE_VERSION = 1;
 export const MANIFEST = 'manifest.json';
 export const DB_ENTRY = 'db.tar';
+export const PG_ENTRY = 'db.pgdump';
 export const SECRET_ENTRY = 'secret.key';
 export const FILES_PREFIX = 'files/';
 
@@ -39,15 +41,18 @@ export interface BackupManifest {
   createdAt: string;
   /** 'server': dumped by the running server; 'offline': by the command while no server ran. */
   madeBy: 'server' | 'offline';
-  database: { kind: 'pglite'; entry: typeof DB_ENTRY; migrations: MigrationLevel };
+  database:
+    | { kind: 'pglite'; entry: typeof DB_ENTRY; migrations: MigrationLevel }
+    | { kind: 'postgres'; entry: typeof PG_ENTRY; migrations: MigrationLevel };
   files: { storage: 'fs' | 's3'; count: number; bytes: number };
   entries: ManifestEntry[];
 }
 
 export interface ArchiveSource {
   secretKey: string;
-  /** PGlite's uncompressed dumpDataDir('none'). */
+  /** PGlite's uncompressed dumpDataDir('none'), or pg_dump's custom format with `dbKind: 'postgres'`. */
   dbDump: Buffer;
+  dbKind?: 'pglite' | 'postgres';
   migrations: MigrationLevel;
   madeBy: BackupManifest['madeBy'];
   storage: 'fs' | 's3';
@@ -59,7 +64,7 @@ export class ArchiveError extends Error {}
 
 /** Names a restore accepts: the fixed entries and relative paths under files/ (no '..', no absolute paths). */
 export function isAllowedEntry(name: string): boolean {
-  if (name === MANIFEST || name === DB_ENTRY || name === SECRET_ENTRY) return true;
+  if (name === MANIFEST || name === DB_ENTRY || name === PG_ENTRY || name === SECRET_ENTRY) return true;
   if (!name.startsWith(FILES_PREFIX)) return false;
   const parts = name.slice(FILES_PREFIX.length).split('/');
   return parts.every((p) => p && p !== '.' && p !== '..' && !p.includes('\\') && !p.includes('\0'));
@@ -94,7 +99,8 @@ async function* archiveBlocks(source: ArchiveSource): AsyncGenerator<Buffer> {
     yield padding(data.length);
   }
   yield* whole(SECRET_ENTRY, Buffer.from(`${source.secretKey}\n`, 'utf8'), 0o600);
-  yield* whole(DB_ENTRY, source.dbDump);
+  const postgres = source.dbKind === 'postgres';
+  yield* whole(postgres ? PG_ENTRY : DB_ENTRY, source.dbDump);
 
   let count = 0;
   let bytes = 0;
@@ -125,7 +131,9 @@ async function* archiveBlocks(source: ArchiveSource): AsyncGenerator<Buffer> {
     version: ARCHIVE_VERSION,
     createdAt: new Date().toISOString(),
     madeBy: source.madeBy,
-    database: { kind: 'pglite', entry: DB_ENTRY, migrations: source.migrations },
+    database: postgres
+      ? { kind: 'postgres', entry: PG_ENTRY, migrations: source.migrations }
+      : { kind: 'pglite', entry: DB_ENTRY, migrations: source.migrations },
     files: { storage: source.storage, count, bytes },
     entries,
   };
@@ -227,7 +235,9 @@ export async function readArchive(archive: string, opts: { extractTo?: string } 
   for (const name of seen.keys()) {
     if (!listed.has(name)) throw new ArchiveError(`"${name}" is in the archive but not in its manifest`);
   }
-  if (!listed.has(DB_ENTRY) || !listed.has(SECRET_ENTRY)) {
+  const db = manifest.database as BackupManifest['database'] | undefined;
+  const known = (db?.kind === 'pglite' && db.entry === DB_ENTRY) || (db?.kind === 'postgres' && db.entry === PG_ENTRY);
+  if (!known || !listed.has(db.entry) || !listed.has(SECRET_ENTRY)) {
     throw new ArchiveError('the archive lacks the database or the secret key');
   }
   return manifest;

@@ -10,7 +10,8 @@ import { buildApp, type App } from '../../app.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { messages, storedFiles, users } from '../../db/schema.ts';
 import { chatRef, friends, history, pngBytes, post } from '../../features/chat/chat.test-kit.ts';
-import { copyMigratedDatabase } from '../../test/test-app.ts';
+import { dropPostgres, makePostgres } from '../../test/postgres-databases.ts';
+import { copyMigratedDatabase, freshPostgres } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
 import { type BackupClock, startBackupSchedule, type BackupScheduler } from './backup-schedule.ts';
 import { backupName, fsBackupStore } from './backup-store.ts';
@@ -18,9 +19,13 @@ import { backupName, fsBackupStore } from './backup-store.ts';
 const serverRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** `npm run restore`, as the script starts it. */
-function restoreCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function restoreCli(
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...process.env };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_KEY', 'DATA_DIR', 'STORAGE']) delete env[key];
+  Object.assign(env, extra);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/restore.ts', ...args], { cwd: serverRoot, env });
     let stdout = '';
@@ -265,5 +270,88 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('BACKUP_SCHEDULE on a running s
       const all = await store.list();
       return all.length === 1 && all[0]!.name !== first;
     }, 'a second backup to replace the first');
+  });
+});
+
+/** A clock whose timer never fires: the test runs the schedule's runs itself. */
+const stoppedClock: BackupClock = {
+  now: () => Date.parse('2026-03-01T00:00:00Z'),
+  sleep: (_until, signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve())),
+};
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduled backups on PostgreSQL, two instances', () => {
+  const base = process.env.TEST_DATABASE_URL!;
+  let work: string;
+  let db: { url: string; drop: () => Promise<void> };
+  let restoredDb: { name: string; url: string } | undefined;
+  const apps: App[] = [];
+  const schedulers: BackupScheduler[] = [];
+  afterAll(async () => {
+    await Promise.all(schedulers.map((s) => s.stop()));
+    for (const a of apps) await a.close();
+    await db?.drop();
+    if (restoredDb) await dropPostgres(base, restoredDb.name);
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('one instance writes each backup under the lock; npm run restore puts the newest into an empty database', async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'sb-backup-pg-'));
+    db = (await freshPostgres())!;
+    const backups = path.join(work, 'backups');
+    const store = fsBackupStore(backups);
+    const secret = 's'.repeat(40);
+    for (const name of ['a', 'b']) {
+      const config = loadConfig({
+        DATA_DIR: path.join(work, name),
+        DATABASE_URL: db.url,
+        SECRET_KEY: secret,
+        LOG_LEVEL: 'silent',
+      });
+      const app = await buildApp(config, { logger: false });
+      apps.push(app);
+      schedulers.push(startBackupSchedule(app.ctx, { schedule: '0 3 * * *', keep: 2, clock: stoppedClock, store }));
+    }
+    const [a, b] = apps as [App, App];
+    const [ada, bob] = await friends(a, 2, ['Ada Lovelace', 'Bob Babbage']);
+    for (const [i, due] of ['2026-03-01T03:00:00Z', '2026-03-02T03:00:00Z', '2026-03-03T03:00:00Z'].entries()) {
+      expect((await post(b, ada, chatRef(ada, bob), { type: 'text', content: `Night ${i + 1}` })).statusCode).toBe(201);
+      // Both instances wake at the same time: one writes, the other finds the lock taken or the backup there.
+      const outcomes = await Promise.all(schedulers.map((s) => s.run(new Date(due))));
+      expect(
+        outcomes.filter((o) => o === 'written'),
+        outcomes.join(),
+      ).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'elsewhere' || o === 'exists')).toHaveLength(1);
+    }
+    expect((await store.list()).map((x) => x.name)).toEqual([
+      backupName(new Date('2026-03-02T03:00:00Z')),
+      backupName(new Date('2026-03-03T03:00:00Z')),
+    ]);
+
+    // Not into a database that has tables.
+    const refused = await restoreCli(['--newest', '--from', backups, '--data-dir', path.join(work, 'c')], {
+      DATABASE_URL: db.url,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('The database DATABASE_URL names is not empty.');
+
+    restoredDb = await makePostgres(base);
+    const run = await restoreCli(['--newest', '--from', backups, '--data-dir', path.join(work, 'c')], {
+      DATABASE_URL: restoredDb.url,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('into the database DATABASE_URL names');
+    const restored = await buildApp(
+      loadConfig({ DATA_DIR: path.join(work, 'c'), DATABASE_URL: restoredDb.url, LOG_LEVEL: 'silent' }),
+      { logger: false },
+    );
+    apps.push(restored);
+    expect(restored.ctx.config.secretKey).toBe(secret);
+    const accounts = (d: App['ctx']['db']) => d.select().from(users).orderBy(asc(users.id));
+    const allMessages = (d: App['ctx']['db']) => d.select().from(messages).orderBy(asc(messages.id));
+    expect(await accounts(restored.ctx.db)).toEqual(await accounts(a.ctx.db));
+    expect(await allMessages(restored.ctx.db)).toEqual(await allMessages(a.ctx.db));
+    const page = (await history(restored, bob, chatRef(ada, bob))).json() as { messages: { content: string }[] };
+    expect(page.messages.map((m) => m.content)).toEqual(['Night 1', 'Night 2', 'Night 3']);
   });
 });

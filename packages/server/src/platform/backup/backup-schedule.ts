@@ -10,7 +10,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../context.ts';
 import { readArchive } from './archive.ts';
 import { backupName, fsBackupStore, s3BackupStore, type BackupStore, type StoredBackup } from './backup-store.ts';
-import { pgliteOf, startServerArchive } from './server-archive.ts';
+import { dumperOf, startServerArchive } from './server-archive.ts';
 
 /** What the schedule waits on; tests drive it with a clock of their own. */
 export interface BackupClock {
@@ -113,18 +113,15 @@ export function startBackupSchedule(ctx: AppContext, opts: ScheduleOptions): Bac
   });
 
   async function write(name: string): Promise<{ bytes: number }> {
-    const client = pgliteOf(ctx);
-    if (!client) {
-      throw new Error('scheduled backups cover the embedded database; with DATABASE_URL use pg_dump (README)');
-    }
+    const dumper = dumperOf(ctx);
     await mkdir(store.staging, { recursive: true });
     const partial = path.join(store.staging, `.${name}.partial`);
     try {
-      let made = await startServerArchive(ctx, client);
+      let made = await startServerArchive(ctx, dumper);
       while (!made && !stopping.signal.aborted) {
         // `npm run backup` is being served: take the next turn.
         await new Promise((resolve) => setTimeout(resolve, 500));
-        made = await startServerArchive(ctx, client);
+        made = await startServerArchive(ctx, dumper);
       }
       if (!made) throw new Error('the server stopped before the backup could start');
       try {

@@ -6,7 +6,7 @@ import { AppError, forbidden } from '../errors.ts';
 import { errorResponses } from '../openapi.ts';
 import { announceServer, BACKUP_ROUTE, isLocalUnproxied, tokenMatches, withdrawServer } from './admin-access.ts';
 import { installBackupSchedule } from './backup-schedule.ts';
-import { pgliteOf, startServerArchive } from './server-archive.ts';
+import { dumperOf, pgliteOf, startServerArchive } from './server-archive.ts';
 
 /**
  * `POST /api/admin/backup` answers a backup archive (.tar.gz) of the embedded database, the stored files and the
@@ -45,15 +45,14 @@ export function backupRoutes(ctx: AppContext) {
       if (!tokenMatches(ctx.config.secretKey, request.headers.authorization)) {
         throw forbidden('The backup token does not match this server’s SECRET_KEY.');
       }
-      const client = pgliteOf(ctx);
-      if (!client) {
+      if (!pgliteOf(ctx)) {
         throw new AppError(
           409,
           'not_embedded',
           'This server uses PostgreSQL: back it up with pg_dump and copy the bucket (README, Back-up and restore).',
         );
       }
-      const made = await startServerArchive(ctx, client);
+      const made = await startServerArchive(ctx, dumperOf(ctx));
       if (!made) throw new AppError(409, 'backup_running', 'A backup is already being made; try again when it ends.');
       made.archive.once('close', () => {
         ctx.log.info({ ms: Date.now() - made.started }, 'backup archive sent');

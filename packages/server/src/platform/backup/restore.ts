@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { findRunningServer } from './admin-access.ts';
-import { DB_ENTRY, readArchive, SECRET_ENTRY, type BackupManifest } from './archive.ts';
+import pg from 'pg';
+import { DB_ENTRY, PG_ENTRY, readArchive, SECRET_ENTRY, type BackupManifest } from './archive.ts';
+import { runPgTool } from './pg-dump.ts';
 import { knownMigrations, migrationLevel } from './pglite-dump.ts';
 
 export class RestoreError extends Error {}
@@ -18,6 +20,88 @@ async function isEmptyDir(dir: string): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
     throw err;
+  }
+}
+
+function checkLevel(manifest: BackupManifest): void {
+  const known = knownMigrations().length;
+  if (manifest.database.migrations.applied > known) {
+    throw new RestoreError(
+      `The backup's database has ${manifest.database.migrations.applied} migrations; this version of StudyBuddy ` +
+        `knows ${known}. Restore it with the version that made it (or newer).`,
+    );
+  }
+}
+
+/** Tables in the database's public and drizzle schemas: a restore goes into an empty database only. */
+async function tablesIn(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new RestoreError(`Cannot connect to DATABASE_URL: ${(err as Error).message}`);
+  }
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_tables where schemaname in ('public', 'drizzle')`,
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Restores a backup of a PostgreSQL installation (a scheduled backup made with DATABASE_URL) into the empty
+ * database `databaseUrl` with pg_restore; its secret key, and its stored files when it has them (STORAGE=fs), go to
+ * `dataDir` as for the embedded database. Refuses a database that has tables, and a backup of the embedded one.
+ */
+export async function restorePostgres(opts: {
+  archive: string;
+  databaseUrl: string;
+  dataDir: string;
+}): Promise<BackupManifest> {
+  const { archive, databaseUrl, dataDir } = opts;
+  if (!existsSync(archive)) throw new RestoreError(`There is no archive at ${archive}.`);
+  const server = await findRunningServer(dataDir);
+  if (server) throw new RestoreError(`A server (pid ${server.pid}) is using ${dataDir}: stop it before restoring.`);
+  if ((await tablesIn(databaseUrl)) > 0) {
+    throw new RestoreError(
+      'The database DATABASE_URL names is not empty. Restore into a new database (createdb) and point the servers ' +
+        'at it, or drop and create this one first.',
+    );
+  }
+  await mkdir(dataDir, { recursive: true });
+  const staging = path.join(dataDir, `.restore-${randomBytes(6).toString('hex')}`);
+  try {
+    const manifest = await readArchive(archive, { extractTo: staging }).catch((err: Error) => {
+      throw new RestoreError(`The archive was not restored: ${err.message}`);
+    });
+    if (manifest.database.kind !== 'postgres') {
+      throw new RestoreError(
+        'This backup holds the embedded database: restore it without DATABASE_URL (into a data dir).',
+      );
+    }
+    checkLevel(manifest);
+    await runPgTool('pg_restore', [
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      `--dbname=${databaseUrl}`,
+      path.join(staging, PG_ENTRY),
+    ]).catch((err: Error) => {
+      throw new RestoreError(`pg_restore did not finish: ${err.message}`);
+    });
+    if (existsSync(path.join(staging, 'files'))) {
+      await rm(path.join(dataDir, 'files'), { recursive: true, force: true });
+      await rename(path.join(staging, 'files'), path.join(dataDir, 'files'));
+    }
+    await rm(path.join(dataDir, 'secret.key'), { force: true });
+    await rename(path.join(staging, SECRET_ENTRY), path.join(dataDir, 'secret.key'));
+    await chmod(path.join(dataDir, 'secret.key'), 0o600);
+    return manifest;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
 }
 
@@ -50,13 +134,12 @@ export async function restoreArchive(opts: {
     const manifest = await readArchive(archive, { extractTo: staging }).catch((err: Error) => {
       throw new RestoreError(`The archive was not restored: ${err.message}`);
     });
-    const known = knownMigrations().length;
-    if (manifest.database.migrations.applied > known) {
+    if (manifest.database.kind === 'postgres') {
       throw new RestoreError(
-        `The backup's database has ${manifest.database.migrations.applied} migrations; this version of StudyBuddy ` +
-          `knows ${known}. Restore it with the version that made it (or newer).`,
+        'This backup holds a PostgreSQL database: set DATABASE_URL to an empty database and restore again.',
       );
     }
+    checkLevel(manifest);
 
     const dump = await readFile(path.join(staging, DB_ENTRY));
     const client = await PGlite.create(path.join(staging, 'db'), { loadDataDir: new Blob([dump]) });

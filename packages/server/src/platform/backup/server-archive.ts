@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { AppContext } from '../context.ts';
-import { createArchive } from './archive.ts';
+import { createArchive, type MigrationLevel } from './archive.ts';
+import { dumpPostgres } from './pg-dump.ts';
 import { dumpPglite } from './pglite-dump.ts';
 import { linkSnapshot } from './snapshot.ts';
 
@@ -13,6 +14,18 @@ const SNAPSHOT_PREFIX = 'backup-snapshot-';
 export function pgliteOf(ctx: AppContext): PGlite | null {
   const client = (ctx.db as unknown as { $client?: unknown }).$client;
   return ctx.database.kind === 'pglite' && client instanceof PGlite ? client : null;
+}
+
+/** A consistent copy of the app's database. */
+export type Dumper = () => Promise<{ dump: Buffer; migrations: MigrationLevel; kind: 'pglite' | 'postgres' }>;
+
+/** PGlite's data dir image, or pg_dump of DATABASE_URL. */
+export function dumperOf(ctx: AppContext): Dumper {
+  const client = pgliteOf(ctx);
+  if (client) return async () => ({ ...(await dumpPglite(client)), kind: 'pglite' });
+  const url = ctx.config.databaseUrl;
+  if (!url) throw new Error('the app has neither an embedded database nor DATABASE_URL');
+  return async () => ({ ...(await dumpPostgres(url, ctx.db)), kind: 'postgres' });
 }
 
 /** One backup at a time per app: the on-demand route (npm run backup) and the schedule share this. */
@@ -29,11 +42,11 @@ export interface ServerArchive {
 }
 
 /**
- * Starts a backup archive of the running embedded installation: the database image, the stored files (with
+ * Starts a backup archive of the running installation: the database (`dumperOf`), the stored files (with
  * STORAGE=fs) and the secret key, consistent while the server keeps serving. Answers null when another backup of
- * this app is being made. The caller must own a PGlite database (`pgliteOf(ctx)`).
+ * this app is being made.
  */
-export async function startServerArchive(ctx: AppContext, client: PGlite): Promise<ServerArchive | null> {
+export async function startServerArchive(ctx: AppContext, dumper: Dumper): Promise<ServerArchive | null> {
   if (busy.has(ctx)) return null;
   busy.add(ctx);
   const { dataDir } = ctx.config;
@@ -53,11 +66,12 @@ export async function startServerArchive(ctx: AppContext, client: PGlite): Promi
     // Links before the dump keep files the dump may reference even if they are deleted right after it; links
     // after it add the files written meanwhile. Files are content-addressed, so an extra file is harmless.
     if (filesDir) await linkSnapshot(filesDir, snapshot);
-    const { dump, migrations } = await dumpPglite(client);
+    const { dump, migrations, kind } = await dumper();
     if (filesDir) await linkSnapshot(filesDir, snapshot);
     const archive = createArchive({
       secretKey: ctx.config.secretKey,
       dbDump: dump,
+      dbKind: kind,
       migrations,
       madeBy: 'server',
       storage: ctx.storage.driver,
