@@ -205,13 +205,18 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
     }
   };
 
+  /**
+   * A client's connection, not light-my-request's stand-in (app.inject): that one has no stream state, and the body
+   * of an injected request that nobody reads never ends, so counting it would never give its place back.
+   */
+  const isConnection = (socket: Socket | undefined): socket is Socket => typeof socket?.isPaused === 'function';
+
   const watchBody = (request: FastifyRequest) => {
     const { headers } = request.raw;
     const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
     if (!hasBody || request.raw.complete) return;
     const socket = request.raw.socket;
-    // Only a real connection is watched (light-my-request's stand-in has no stream state).
-    if (typeof socket?.isPaused !== 'function') return;
+    if (!isConnection(socket)) return;
     const w: BodyWatch = {
       request,
       socket,
@@ -291,7 +296,7 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
       });
 
       app.addHook('onRequest', async (request, reply) => {
-        if (isSocketUpgrade(request)) return;
+        if (isSocketUpgrade(request) || !isConnection(request.raw.socket)) return;
         watchBody(request);
         if (peerCounted.has(request.raw.socket)) return;
         const key = addressKey(request.ip);
