@@ -29,6 +29,8 @@ export const SPAN_WEIGHTS = {
   notPerson: 0.8,
   title: 0.5,
   afterLast: 0.8,
+  hops: 2,
+  longer: 0.1,
 };
 const TITLES = new Set([
   'king',
@@ -49,6 +51,7 @@ const TITLES = new Set([
   'bishop',
   'archbishop',
 ]);
+const ATTACHING = new Set(['of', 'in', 'for', 'as', 'on', 'from', 'with', 'to', 'at']);
 const CONNECTORS = new Set(['of', 'the', 'de', 'and', 'la', 'von', 'van', 'du', 'del', 'der', '&']);
 const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
 const PLACE_PREPOSITIONS = new Set(['in', 'at', 'from', 'to', 'near', 'into', 'across', 'throughout', 'within']);
@@ -139,13 +142,18 @@ function candidates(tokens: Token[], focus: string | null): Candidate[] {
     while (end >= i && !['NOUN', 'PROPN'].includes(tokens[end]!.pos)) end--;
     if (end >= i) {
       out.push({ from: i, to: end, shape: 'noun' });
-      const of = tokens[end + 1];
-      if (of?.lower === 'of') {
-        let k = end + 2;
+      // With up to two attached phrases: "education of children as Catholics".
+      let tail = end;
+      for (let hop = 0; hop < SPAN_WEIGHTS.hops; hop++) {
+        const prep = tokens[tail + 1];
+        if (!prep || !ATTACHING.has(prep.lower)) break;
+        let k = tail + 2;
         if (tokens[k]?.pos === 'DET') k++;
         let m = k;
         while (m < tokens.length && NOUNISH.has(tokens[m]!.pos)) m++;
-        if (m > k && ['NOUN', 'PROPN'].includes(tokens[m - 1]!.pos)) out.push({ from: i, to: m - 1, shape: 'noun' });
+        if (m === k || !['NOUN', 'PROPN'].includes(tokens[m - 1]!.pos)) break;
+        tail = m - 1;
+        out.push({ from: i, to: tail, shape: 'noun' });
       }
     }
     i = j;
@@ -233,6 +241,7 @@ export function answerSpan(sentence: string, questionStems: Set<string>, questio
       // The subject of "Who made…" stands before the question's words; other answers after the first of them.
       if (question.subject ? to < anchors[0]! : from > anchors[0]!) score += SPAN_WEIGHTS.side;
     }
+    score += SPAN_WEIGHTS.longer * Math.min(words.length, 4);
     if (words.length > 5) score -= 0.12 * (words.length - 5);
     const text = sentence.slice(tokens[from]!.start, tokens[to]!.end);
     if (!best || score > best.score) {
