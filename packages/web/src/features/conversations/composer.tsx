@@ -2,17 +2,22 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Box, Button, CloseButton, FileButton, Group, Image, Text, Textarea, Tooltip } from '@mantine/core';
 import { ImagePlus, Mic, SendHorizontal, Square, X } from 'lucide-react';
 import { CHAT_LIMITS, type ConversationRef } from '@studybuddy/shared/chat';
+import type { MessageQuote } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { REALTIME_TIMING } from '@studybuddy/shared/realtime';
 import { realtime } from '../../lib/realtime.ts';
 import { toast } from '../../ui/toast.ts';
 import { newId } from './new-id.ts';
+import { ReplyBar } from './reply-quote.tsx';
 import { outbox } from './outbox.ts';
 import { useVoiceRecorder } from './use-voice-recorder.ts';
 
 interface Props {
   conversation: ConversationRef;
   me: { id: string; name: string };
+  /** The message the next one answers (issue 30), chosen with Reply; cancelled with its ✕ or Escape. */
+  replyTo?: MessageQuote | null;
+  onCancelReply?: () => void;
 }
 
 /** Requirements §5: chat attachments must be images under 5 MB. */
@@ -26,18 +31,24 @@ export function imageProblem(file: File): string | null {
  * The message input: text (Enter sends, Shift+Enter a new line), an image attachment (image + text makes two
  * messages) and voice recording. Messages go to the outbox, which sends them in order and again after failures.
  */
-export function Composer({ conversation, me }: Props) {
+export function Composer({ conversation, me, replyTo, onCancelReply }: Props) {
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const lastTyping = useRef(0);
   const resetFile = useRef<() => void>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  // Reply puts the cursor here, ready to answer.
+  useEffect(() => {
+    if (replyTo) input.current?.focus();
+  }, [replyTo]);
   const preview = useMemo(() => (image ? URL.createObjectURL(image) : null), [image]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
-  const base = { conversation, senderId: me.id, senderName: me.name };
+  const reply = replyTo ? { replyTo } : {};
+  const base = { conversation, senderId: me.id, senderName: me.name, ...reply };
   const onRecorded = useCallback(
-    (wav: Blob) =>
+    (wav: Blob) => {
       outbox.add({
         id: newId(),
         type: 'voice',
@@ -46,8 +57,11 @@ export function Composer({ conversation, me }: Props) {
         conversation,
         senderId: me.id,
         senderName: me.name,
-      }),
-    [conversation, me.id, me.name],
+        ...(replyTo ? { replyTo } : {}),
+      });
+      onCancelReply?.();
+    },
+    [conversation, me.id, me.name, replyTo, onCancelReply],
   );
   const onMicError = useCallback(() => toast.error(MSG.chat.micFailed), []);
   const voice = useVoiceRecorder(onRecorded, onMicError);
@@ -65,6 +79,7 @@ export function Composer({ conversation, me }: Props) {
     if (!canSend) return;
     if (image) outbox.add({ id: newId(), type: 'image', file: image, localUrl: URL.createObjectURL(image), ...base });
     if (text.trim()) outbox.add({ id: newId(), type: 'text', text: text.trim(), ...base });
+    onCancelReply?.();
     setText('');
     setImage(null);
     setProblem(null);
@@ -108,6 +123,7 @@ export function Composer({ conversation, me }: Props) {
 
   return (
     <Box p="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+      {replyTo && <ReplyBar quote={replyTo} onCancel={() => onCancelReply?.()} />}
       {preview && (
         <Group gap="xs" mb="xs" align="flex-start">
           <Image src={preview} alt={image?.name ?? ''} h={72} w="auto" radius="sm" />
@@ -139,8 +155,12 @@ export function Composer({ conversation, me }: Props) {
           placeholder={MSG.chat.placeholder}
           value={text}
           onChange={(e) => onType(e.currentTarget.value)}
+          ref={input}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            if (e.key === 'Escape' && replyTo) {
+              e.preventDefault();
+              onCancelReply?.();
+            } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               send();
             }

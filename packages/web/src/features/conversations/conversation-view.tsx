@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Text } from '@mantine/core';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { peerOf, type ConversationRef } from '@studybuddy/shared/chat';
+import type { MessageQuote } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { conversationTopic, REALTIME_TIMING } from '@studybuddy/shared/realtime';
 import { useRealtimeEvent, useRealtimeTopic } from '../../lib/realtime.ts';
@@ -10,7 +11,7 @@ import { useBlockedIds } from '../blocks/index.ts';
 import { conversationsApi, conversationKeys, type HistoryParam } from './conversations-api.ts';
 import { Composer } from './composer.tsx';
 import { applyChatUnread } from './live-handlers.ts';
-import { markOpen } from './message-cache.ts';
+import { markOpen, quoteOf } from './message-cache.ts';
 import { MessageList } from './message-list.tsx';
 import { outbox, useOutbox } from './outbox.ts';
 
@@ -63,6 +64,9 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
     if (pending.length > pendingCount && history.hasPreviousPage) setFocus(undefined);
   }
   const [typing, setTyping] = useState<{ userId: string; name: string; until: number } | null>(null);
+  // Issue 30: the message the next one answers, and the message a reply's quote went to (`n` shows it again).
+  const [replyTo, setReplyTo] = useState<MessageQuote | null>(null);
+  const [jumped, setJumped] = useState<{ id: string; n: number } | null>(null);
 
   useEffect(() => markOpen({ kind, id }), [kind, id]);
   // Students the reader blocked: their group messages are folded and their typing is not shown (issue 24).
@@ -114,7 +118,13 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
 
   const confirmed = history.data ? [...history.data.pages].reverse().flatMap((p) => p.messages) : [];
   const known = new Set(confirmed.map((m) => m.id));
-  const focusId = focus === undefined ? undefined : confirmed.find((m) => m.cursor === focus)?.id;
+  const focusId = jumped?.id ?? (focus === undefined ? undefined : confirmed.find((m) => m.cursor === focus)?.id);
+  // A quote goes to its original: at once when loaded, else the history opens around it (as a search result does).
+  const jump = (quote: MessageQuote) => {
+    if (quote.cursor === undefined) return;
+    setJumped((j) => ({ id: quote.id, n: (j?.n ?? 0) + 1 }));
+    if (!known.has(quote.id)) setFocus(quote.cursor);
+  };
 
   return (
     <Box style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
@@ -136,6 +146,9 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
             loadingNewer={history.isFetchingPreviousPage}
             loadNewer={() => void history.fetchPreviousPage()}
             focusId={focusId}
+            focusKey={jumped ? `jump-${jumped.n}` : undefined}
+            onReply={readOnly ? undefined : (m) => setReplyTo(quoteOf(m))}
+            onJump={jump}
             foldFrom={kind === 'group' ? blocked : undefined}
             onRetry={(entryId) => outbox.retry(entryId)}
           />
@@ -148,7 +161,9 @@ export function ConversationView({ conversation, me, header, peerLastRead, showN
           </Text>
         )}
       </Box>
-      {readOnly ?? <Composer conversation={conversation} me={me} />}
+      {readOnly ?? (
+        <Composer conversation={conversation} me={me} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+      )}
     </Box>
   );
 }

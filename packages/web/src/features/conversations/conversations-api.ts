@@ -56,6 +56,11 @@ export const conversationsApi = {
   /** Deletes one's own message for everyone. */
   remove: (ref: ConversationRef, messageId: string) =>
     api<MessageResult>(`${conversationBase(ref)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
+  /** Adds (`reacted`) or takes back one's reaction with an emoji (issue 30). */
+  react: (ref: ConversationRef, messageId: string, emoji: string, reacted: boolean) =>
+    api<MessageResult>(`${conversationBase(ref)}/messages/${encodeURIComponent(messageId)}/reactions`, {
+      body: { emoji, reacted },
+    }),
   markRead: (ref: ConversationRef) =>
     api<{ lastRead: number; unread: number }>(`${conversationBase(ref)}/read`, { body: {} }),
   /** The file is the request body; the server decides by its bytes what it is. */

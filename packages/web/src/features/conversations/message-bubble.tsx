@@ -1,13 +1,16 @@
 import { useRef, useState } from 'react';
-import { Anchor, Box, Button, Group, Image, Paper, Text } from '@mantine/core';
-import { Ban, Clock, RotateCw } from 'lucide-react';
+import { ActionIcon, Anchor, Box, Button, Group, Image, Paper, Text, Tooltip } from '@mantine/core';
+import { Ban, Clock, Reply, RotateCw } from 'lucide-react';
 import { withinEditWindow, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
+import type { MessageQuote, MessageReaction } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { formatWhen } from '../../lib/date-format.ts';
 import { MessageMenu } from '../moderation/index.ts';
 import classes from './message-actions.module.css';
 import { outbox } from './outbox.ts';
+import { ReactionChips, ReactionPicker, useReact } from './message-reactions.tsx';
 import { MessageEditor, OwnMessageMenu } from './own-message-actions.tsx';
+import { ReplyQuote } from './reply-quote.tsx';
 
 export interface BubbleMessage {
   id: string;
@@ -25,6 +28,20 @@ export interface BubbleMessage {
   editedAt?: string;
   /** Deleted for everyone: shown as "Message deleted". */
   deletedAt?: string;
+  /** The message this one answers, quoted (issue 30). */
+  replyTo?: MessageQuote;
+  reactions?: MessageReaction[];
+}
+
+/** What the reader may do with others' messages and replies (issue 30); absent where they only read. */
+export interface BubbleActions {
+  me: string;
+  /** Writes a reply to this message (given where the reader may write and the message may be answered). */
+  onReply?: () => void;
+  /** Goes to the message a reply quotes. */
+  onJump?: (quote: MessageQuote) => void;
+  /** The quoted message is from a student the reader blocked (a group): its words stay folded. */
+  quoteHidden?: boolean;
 }
 
 /** How long a touch is held before the message's menu opens. */
@@ -42,30 +59,43 @@ export function MessageBubble({
   showName,
   seen,
   onRetry,
+  actions,
 }: {
   message: BubbleMessage;
   showName: boolean;
   seen: boolean;
   onRetry?: () => void;
+  actions?: BubbleActions;
 }) {
   const { mine, conversation } = message;
   const deleted = !!message.deletedAt;
   const sent = !message.state;
   const [menuOpen, setMenuOpen] = useState(false);
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const react = useReact(conversation, message.id);
+  const me = actions?.me ?? '';
+  // Reactions and replies: on a message the server has, not deleted, where the reader may write.
+  const onReply = sent && !deleted && conversation ? actions?.onReply : undefined;
+  const canReact = !!onReply;
+  const myReactions = new Set(
+    (message.reactions ?? []).flatMap((r) => (r.users.some((u) => u.id === me) ? [r.emoji] : [])),
+  );
   const [editing, setEditing] = useState(false);
   const press = useRef<ReturnType<typeof setTimeout>>(undefined);
   const hasMenu = mine && !deleted && !editing && (!sent || !!conversation);
   const canEdit = sent && message.type === 'text' && withinEditWindow(message.createdAt);
   // A long press (touch) or the context menu (right click, or a long press where the browser reports it) opens it.
-  const longPress = hasMenu
+  // Others' messages: the same gestures open the reactions (with Reply).
+  const openOnPress = hasMenu ? setMenuOpen : canReact && !editing ? setPickerOpen : null;
+  const longPress = openOnPress
     ? {
         onContextMenu: (e: React.MouseEvent) => {
           e.preventDefault();
-          setMenuOpen(true);
+          openOnPress(true);
         },
         onTouchStart: () => {
           clearTimeout(press.current);
-          press.current = setTimeout(() => setMenuOpen(true), LONG_PRESS_MS);
+          press.current = setTimeout(() => openOnPress(true), LONG_PRESS_MS);
         },
         onTouchEnd: () => clearTimeout(press.current),
         onTouchMove: () => clearTimeout(press.current),
@@ -131,15 +161,25 @@ export function MessageBubble({
         maw="min(80%, 520px)"
         w={editing ? 'min(80%, 520px)' : undefined}
         bg={deleted ? 'transparent' : mine ? 'var(--sb-bubble-mine)' : 'var(--sb-bubble-theirs)'}
-        className={hasMenu ? classes.pressable : undefined}
+        className={openOnPress ? classes.pressable : undefined}
         style={{
           opacity: message.state === 'pending' ? 0.7 : 1,
           ...(deleted ? { border: '1px dashed var(--mantine-color-default-border)' } : {}),
         }}
         {...longPress}
       >
+        {message.replyTo && !deleted && (
+          <ReplyQuote
+            quote={message.replyTo}
+            hidden={actions?.quoteHidden}
+            onJump={actions?.onJump ? () => actions.onJump!(message.replyTo!) : undefined}
+          />
+        )}
         {body}
       </Paper>
+      {!deleted && !!message.reactions?.length && (
+        <ReactionChips reactions={message.reactions} me={me} onToggle={canReact ? react : undefined} />
+      )}
       <Group gap={6} px={4} wrap="nowrap">
         {/* One's own message: its menu (Edit, Delete) before its time; an unsent one can only be taken back. */}
         {hasMenu && (
@@ -147,6 +187,7 @@ export function MessageBubble({
             opened={menuOpen}
             onChange={setMenuOpen}
             onEdit={canEdit ? () => setEditing(true) : undefined}
+            onReply={onReply}
             onDelete={sent ? undefined : () => outbox.cancel(message.id)}
             deleteFor={sent && conversation ? { conversation, messageId: message.id } : undefined}
           />
@@ -174,6 +215,29 @@ export function MessageBubble({
           </>
         ) : (
           <>
+            {onReply && (
+              <Tooltip label={MSG.replies.reply}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  size="sm"
+                  className={classes.actions}
+                  aria-label={MSG.replies.replyTo(message.senderName)}
+                  onClick={onReply}
+                >
+                  <Reply size={14} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {canReact && (
+              <ReactionPicker
+                opened={pickerOpen}
+                onChange={setPickerOpen}
+                mine={myReactions}
+                onPick={react}
+                onReply={mine ? undefined : onReply}
+              />
+            )}
             <Text size="xs" c="dimmed" span>
               {time(message.createdAt)}
               {message.editedAt && !deleted && (

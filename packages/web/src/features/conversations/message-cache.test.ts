@@ -52,6 +52,47 @@ describe('message cache', () => {
     expect(cursors(client, chat)).toEqual([[1, 2, 3]]);
   });
 
+  it('takes reactions by version: a later state wins, an older one arriving late changes nothing (issue 30)', () => {
+    const client = new QueryClient();
+    load(client, chat, [{ cursors: [1, 2], hasMore: false }]);
+    const one = { emoji: '👍', users: [{ id: 'a', name: 'A' }] };
+    const two = { emoji: '👍', users: [...one.users, { id: 'b', name: 'B' }] };
+    applyMessageUpdate(client, { ...message(2), reactions: [two], version: 12 });
+    applyMessageUpdate(client, { ...message(2), reactions: [one], version: 11 });
+    const held = () => client.getQueryData<History>(conversationKeys.messages(chat))!.pages[0]!.messages[1]!;
+    expect(held().reactions).toEqual([two]);
+    applyMessageUpdate(client, { ...message(2), version: 13 });
+    expect(held().reactions).toBeUndefined();
+  });
+
+  it('keeps replies’ quotes as their original is now: edited, deleted, even when the original is not loaded', () => {
+    const client = new QueryClient();
+    const reply = (cursor: number, to: ChatMessage): ChatMessage => ({
+      ...message(cursor),
+      replyTo: { id: to.id, cursor: to.cursor, senderId: 'a', senderName: 'A', type: 'text', excerpt: to.content },
+    });
+    const older = message(1);
+    const shown = message(5);
+    const data: History = {
+      pages: [{ messages: [shown, reply(6, shown), reply(7, older)], hasMore: true }],
+      pageParams: [undefined],
+    };
+    client.setQueryData(conversationKeys.messages(chat), data);
+    const quotes = () =>
+      client.getQueryData<History>(conversationKeys.messages(chat))!.pages[0]!.messages.map((m) => m.replyTo);
+    applyMessageUpdate(client, {
+      ...shown,
+      content: 'first line\nsecond',
+      editedAt: new Date().toISOString(),
+      version: 9,
+    });
+    expect(quotes()[1]).toMatchObject({ id: 'm5', excerpt: 'first line' });
+    // The original of the other reply is on a page not loaded: its deletion still reaches the quote.
+    applyMessageUpdate(client, { ...older, content: '', deletedAt: new Date().toISOString(), version: 10 });
+    expect(quotes()[2]).toEqual({ id: 'm1', cursor: 1, deleted: true });
+    expect(cursors(client, chat)).toEqual([[5, 6, 7]]);
+  });
+
   it('takes an update of a message it does not hold yet like a new message (a resync after a gap)', () => {
     const client = new QueryClient();
     load(client, chat, [{ cursors: [1, 2], hasMore: false }]);

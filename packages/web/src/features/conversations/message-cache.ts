@@ -1,5 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
+import { quoteExcerpt, type MessageQuote } from '@studybuddy/shared/message-extras';
+import { MSG } from '@studybuddy/shared/messages';
 import { conversationKeys } from './conversations-api.ts';
 
 /** Infinite history: pages[0] is the newest page loaded, each page oldest first. */
@@ -29,25 +31,45 @@ export function insertMessage(client: QueryClient, message: ChatMessage): void {
   });
 }
 
-/** Whether `next` is a later state of a message than `held` (a deletion is final; a later edit wins). */
+/**
+ * Whether `next` is a later state of a message than `held` (a deletion is final; else the later change, by its
+ * version: an edit or a reaction).
+ */
 export function isNewerState(held: ChatMessage, next: ChatMessage): boolean {
   if (held.deletedAt) return false;
   if (next.deletedAt) return true;
+  if ((next.version ?? 0) !== (held.version ?? 0)) return (next.version ?? 0) > (held.version ?? 0);
   return (next.editedAt ?? '') > (held.editedAt ?? '');
 }
 
+/** What a reply shows of a message as it is now (the server's quote, made here for a message that changed live). */
+export function quoteOf(message: ChatMessage): MessageQuote {
+  if (message.deletedAt) return { id: message.id, cursor: message.cursor, deleted: true };
+  return {
+    id: message.id,
+    cursor: message.cursor,
+    senderId: message.senderId,
+    senderName: message.senderId ? message.senderName : MSG.chat.deletedUser,
+    type: message.type,
+    excerpt: message.type === 'text' ? quoteExcerpt(message.content) : '',
+  };
+}
+
 /**
- * A message edited or deleted for everyone: its new state replaces the one in every loaded history (an older state
- * arriving late changes nothing); a history that does not hold it yet takes it like a new message.
+ * A message edited, deleted for everyone or reacted to: its new state replaces the one in every loaded history (an
+ * older state arriving late changes nothing); a history that does not hold it yet takes it like a new message. Replies
+ * to it quote it as it is now (a deletion, final, even where the message itself is not loaded).
  */
 export function applyMessageUpdate(client: QueryClient, message: ChatMessage): void {
   let held = false;
+  const quote = quoteOf(message);
   client.setQueriesData<History>({ queryKey: conversationKeys.messages(message.conversation) }, (data) => {
     if (!data) return data;
     let changed = false;
+    let holds = false;
     const pages = data.pages.map((page) => {
       if (!page.messages.some((m) => m.id === message.id)) return page;
-      held = true;
+      holds = true;
       return {
         ...page,
         messages: page.messages.map((m) => {
@@ -57,7 +79,19 @@ export function applyMessageUpdate(client: QueryClient, message: ChatMessage): v
         }),
       };
     });
-    return changed ? { ...data, pages } : data;
+    held ||= holds;
+    if (!changed && (holds || !message.deletedAt)) return data;
+    return {
+      ...data,
+      pages: pages.map((page) =>
+        page.messages.some((m) => m.replyTo?.id === message.id)
+          ? {
+              ...page,
+              messages: page.messages.map((m) => (m.replyTo?.id === message.id ? { ...m, replyTo: quote } : m)),
+            }
+          : page,
+      ),
+    };
   });
   if (!held) insertMessage(client, message);
 }

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Box, Center, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ChatMessage } from '@studybuddy/shared/chat';
+import type { MessageQuote } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { FoldedMessage } from '../blocks/index.ts';
 import { MessageBubble, type BubbleMessage } from './message-bubble.tsx';
@@ -19,8 +20,14 @@ interface Props {
   hasNewer: boolean;
   loadingNewer: boolean;
   loadNewer: () => void;
-  /** The message the history was opened at: shown (centred) and highlighted once. */
+  /** The message the history was opened at (or a reply's quote went to): shown (centred) and highlighted once. */
   focusId?: string;
+  /** A new value shows `focusId` again (a quote clicked twice). */
+  focusKey?: string;
+  /** Answers a message (issue 30); absent where the reader only reads. */
+  onReply?: (message: ChatMessage) => void;
+  /** Goes to the message a reply quotes. */
+  onJump?: (quote: MessageQuote) => void;
   /** Senders whose messages are folded until the reader shows them (students they blocked, in a group). */
   foldFrom?: ReadonlySet<string>;
   onRetry: (id: string) => void;
@@ -60,7 +67,10 @@ export function MessageList({
   loadingNewer,
   loadNewer,
   focusId,
+  focusKey,
   foldFrom,
+  onReply,
+  onJump,
   onRetry,
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -81,6 +91,8 @@ export function MessageList({
       conversation: m.conversation,
       editedAt: m.editedAt,
       deletedAt: m.deletedAt,
+      replyTo: m.replyTo,
+      reactions: m.reactions,
     })),
     ...pending.map((p) => ({
       id: p.id,
@@ -91,11 +103,13 @@ export function MessageList({
       mine: true,
       state: p.status,
       error: p.error,
+      replyTo: p.replyTo,
     })),
   ];
   const folded = new Set(
     messages.flatMap((m) => (m.senderId && m.senderId !== me && foldFrom?.has(m.senderId) ? [m.id] : [])),
   );
+  const byId = new Map(messages.map((m) => [m.id, m]));
   const lastMine = messages.findLast((m) => m.senderId === me);
   const seenId = peerLastRead !== undefined && lastMine && peerLastRead >= lastMine.cursor ? lastMine.id : null;
 
@@ -105,9 +119,10 @@ export function MessageList({
     if (!el) return;
     const s = state.current;
     const found = focusId ? el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(focusId)}"]`) : null;
-    if (found && s.shown !== focusId) {
+    const shownKey = `${focusId ?? ''}|${focusKey ?? ''}`;
+    if (found && s.shown !== shownKey) {
       showFound(found);
-      s.shown = focusId!;
+      s.shown = shownKey;
       s.initial = false;
     } else if (s.initial) {
       el.scrollTop = el.scrollHeight;
@@ -183,6 +198,8 @@ export function MessageList({
       ) : (
         <Stack component="ol" gap={6} p={0} m={0} style={{ listStyle: 'none' }}>
           {rows.map((m) => {
+            const held = byId.get(m.id);
+            const quotedFrom = m.replyTo?.senderId;
             const bubble = (
               <MessageBubble
                 key={m.id}
@@ -190,6 +207,12 @@ export function MessageList({
                 showName={showNames}
                 seen={m.id === seenId}
                 onRetry={m.state === 'failed' ? () => onRetry(m.id) : undefined}
+                actions={{
+                  me,
+                  onReply: held && onReply ? () => onReply(held) : undefined,
+                  onJump,
+                  quoteHidden: !!quotedFrom && quotedFrom !== me && !!foldFrom?.has(quotedFrom),
+                }}
               />
             );
             return folded.has(m.id) ? <FoldedMessage key={m.id}>{bubble}</FoldedMessage> : bubble;

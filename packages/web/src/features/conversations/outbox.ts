@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
+import type { MessageQuote } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
 import { onStudentForgotten } from '../../lib/student-data.ts';
@@ -24,6 +25,8 @@ export interface OutboxEntry {
   url?: string;
   senderId: string;
   senderName: string;
+  /** The message this one replies to, as quoted when it was written (issue 30). */
+  replyTo?: MessageQuote;
   createdAt: string;
   status: 'pending' | 'failed';
   error?: string;
@@ -223,6 +226,7 @@ export class Outbox {
         id: entry.id,
         type: entry.type,
         content: content ?? '',
+        ...(entry.replyTo ? { replyTo: entry.replyTo.id } : {}),
       });
       return res.message;
     } catch (err) {

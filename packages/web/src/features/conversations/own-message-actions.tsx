@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Ellipsis, Pencil, Trash2 } from 'lucide-react';
+import { Ellipsis, Pencil, Reply, Trash2 } from 'lucide-react';
 import { CHAT_LIMITS, type ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
@@ -18,6 +18,8 @@ interface MenuProps {
   onChange: (opened: boolean) => void;
   /** Offered for a text still within the edit window. */
   onEdit?: () => void;
+  /** Answers the message (issue 30): a long press opens this menu on one's own messages. */
+  onReply?: () => void;
   /** Deletes at once (an unsent message), else after asking (`deleteFor`). */
   onDelete?: () => void;
   /** A message the server has: Delete asks first, then deletes it for everyone in this conversation. */
@@ -28,7 +30,7 @@ interface MenuProps {
  * The menu of one's own message (⋯ beside its time; a long press on the message opens it too): Edit for a text
  * within the edit window, and Delete, which asks before deleting for everyone.
  */
-export function OwnMessageMenu({ opened, onChange, onEdit, onDelete, deleteFor }: MenuProps) {
+export function OwnMessageMenu({ opened, onChange, onEdit, onReply, onDelete, deleteFor }: MenuProps) {
   const [confirming, setConfirming] = useState(false);
   return (
     <>
@@ -45,6 +47,11 @@ export function OwnMessageMenu({ opened, onChange, onEdit, onDelete, deleteFor }
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
+          {onReply && (
+            <Menu.Item leftSection={<Reply size={14} aria-hidden />} onClick={onReply}>
+              {MSG.replies.reply}
+            </Menu.Item>
+          )}
           {onEdit && (
             <Menu.Item leftSection={<Pencil size={14} aria-hidden />} onClick={onEdit}>
               {MSG.chat.edit}
