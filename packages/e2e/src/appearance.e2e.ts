@@ -116,7 +116,8 @@ describe('appearance: dark mode and the browser’s own date format, in Chromium
     await waitForScheme(page, 'light');
     expect(await bodyBackground(page)).toBe('rgb(255, 255, 255)');
     await page.close();
-  });
+    // Nine pages, each judged by axe in both schemes: a long journey on a busy machine.
+  }, 300_000);
 
   it('a dark system gets a dark page even before the app’s code has run (no white flash)', async () => {
     const page = await newPage(browser, { colorScheme: 'dark' });

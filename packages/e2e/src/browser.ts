@@ -64,8 +64,12 @@ export async function expectAccessible(page: Page): Promise<void> {
 
   const shown = await shownScheme(page);
   const followsSystem = await page.evaluate(() => {
-    const chosen = localStorage.getItem('studybuddy-color-scheme');
-    return chosen !== 'light' && chosen !== 'dark';
+    try {
+      const chosen = localStorage.getItem('studybuddy-color-scheme');
+      return chosen !== 'light' && chosen !== 'dark';
+    } catch {
+      return true; // no storage here: nothing was chosen
+    }
   });
   if (!shown || !followsSystem) return;
   const other: Scheme = shown === 'light' ? 'dark' : 'light';

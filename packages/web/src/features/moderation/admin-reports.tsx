@@ -85,8 +85,8 @@ function Snapshot({ report }: { report: AdminReport }) {
               py={4}
               data-reported={m.reported || undefined}
               style={{
-                borderLeft: `3px solid var(--mantine-color-${m.reported ? 'red-8' : 'gray-3'})`,
-                background: m.reported ? 'var(--mantine-color-red-0)' : undefined,
+                borderLeft: `3px solid var(--mantine-color-${m.reported ? 'error' : 'default-border'})`,
+                background: m.reported ? 'var(--mantine-color-red-light)' : undefined,
               }}
             >
               <Group gap={6} wrap="wrap">
