@@ -4,12 +4,13 @@ import type { Passage } from './passages.ts';
 import { quote } from './summarise.ts';
 import { answerSpan, type Span } from './answer-span.ts';
 import { questionKind } from './question-kind.ts';
-import { rankSentences, termWeights, type RankedSentence } from './sentence-rank.ts';
+import { countWords, rankSentences, termWeights, type RankedSentence, type WordCounts } from './sentence-rank.ts';
 import { queryTerms, type Sentence } from './text-analysis.ts';
 
 export interface RetrievalIndex {
   passages: Passage[];
   search: MiniSearch<{ id: number; terms: string }>;
+  words: WordCounts;
 }
 
 /** The words that answer, in the sentence they come from (offsets of the words in that sentence). */
@@ -42,7 +43,7 @@ export function buildIndex(passages: Passage[]): RetrievalIndex {
     searchOptions: { tokenize: (s) => s.split(' '), processTerm: (t) => t || null },
   });
   search.addAll(passages.map((p) => ({ id: p.id, terms: p.terms.join(' ') })));
-  return { passages, search };
+  return { passages, search, words: countWords(passages) };
 }
 
 export function citationOf(p: Passage): CitationDto {
@@ -74,7 +75,7 @@ export function isOverviewQuestion(question: string, terms: string[]): boolean {
 }
 
 /** A sentence holding less of the question's weight than this is no answer ("not in the document"). */
-export const MIN_COVERAGE = 0.25;
+export const MIN_COVERAGE = 0.3;
 /** How many of the best sentences are read for a short answer, and how much its fit weighs against theirs. */
 export const SPAN_TUNING = { sentencesRead: 5, spanWeight: 0.3 };
 
@@ -119,7 +120,7 @@ export function answerOffline(
   }
 
   if (!terms.length) return none(unique);
-  const weights = termWeights(passages, terms);
+  const weights = termWeights(index.words, terms);
   const ranked = rankSentences(passages, search, terms, weights);
   const context = ranked.length ? distinctPassages(ranked, 4) : unique;
   if (!ranked.length) return none(context);

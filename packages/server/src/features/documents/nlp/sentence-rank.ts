@@ -16,12 +16,32 @@ export interface RankedSentence {
 const PASSAGES_READ = 12;
 export const RANK_WEIGHTS = { phrase: 0.5, proximity: 0.6, passage: 0.5, neighbour: 0.5, related: 0, length: 0 };
 
-/** Inverse document frequency of each question word over the passages (an absent word weighs most). */
-export function termWeights(passages: Passage[], terms: string[]): Map<string, number> {
-  const counts = new Map(terms.map((t) => [t, 0]));
-  for (const p of passages) for (const t of new Set(p.terms)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
-  const n = passages.length;
-  return new Map(terms.map((t) => [t, Math.log(1 + (n - counts.get(t)! + 0.5) / (counts.get(t)! + 0.5))]));
+/** In how many sentences each word occurs, and how many sentences there are: counted once per document. */
+export interface WordCounts {
+  sentences: number;
+  counts: Map<string, number>;
+}
+
+export function countWords(passages: Passage[]): WordCounts {
+  const counts = new Map<string, number>();
+  let sentences = 0;
+  for (const p of passages) {
+    for (const s of p.sentences) {
+      sentences++;
+      for (const t of new Set(s.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+  }
+  return { sentences, counts };
+}
+
+/** Inverse document frequency of each question word over the document's sentences (an absent word weighs most). */
+export function termWeights({ sentences: n, counts }: WordCounts, terms: string[]): Map<string, number> {
+  return new Map(
+    terms.map((t) => {
+      const c = counts.get(t) ?? 0;
+      return [t, Math.log(1 + (n - c + 0.5) / (c + 0.5))];
+    }),
+  );
 }
 
 /** Smallest stretch of the sentence's words holding every matched question word once: 1 when side by side. */

@@ -98,7 +98,8 @@ describe('ranking the retrieved sentences', () => {
     const together = 'The final exam grade is posted online.';
     const { passages } = buildPassages([page(1, `${scattered} ${together}`), page(2, 'Grades are private.')]);
     const terms = queryTerms('When is the final exam grade posted online?');
-    const ranked = rankSentences(passages, buildIndex(passages).search, terms, termWeights(passages, terms));
+    const index = buildIndex(passages);
+    const ranked = rankSentences(passages, index.search, terms, termWeights(index.words, terms));
     expect(ranked.map((r) => r.sentence.text).slice(0, 2)).toEqual([together, scattered]);
     expect(ranked[0]!.coverage).toBe(1);
     expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
@@ -111,9 +112,10 @@ describe('ranking the retrieved sentences', () => {
       page(3, 'Cells are small.'),
     ]);
     const terms = queryTerms('Where do cells make ribosomes?');
-    const weights = termWeights(passages, terms);
+    const index = buildIndex(passages);
+    const weights = termWeights(index.words, terms);
     expect(weights.get('ribosom')!).toBeGreaterThan(weights.get('cell')!);
-    const ranked = rankSentences(passages, buildIndex(passages).search, terms, weights);
+    const ranked = rankSentences(passages, index.search, terms, weights);
     expect(ranked[0]!.sentence.text).toBe('Cells make ribosomes in the nucleolus.');
   });
 });
