@@ -117,7 +117,7 @@ export async function startHarness(
       signal: AbortSignal.timeout(30_000),
     });
     const body = await res.text();
-    if (res.status >= 500 && !/"code":"\w+_unavailable"|"code":"storage_full"/.test(body)) {
+    if (res.status >= 500 && !/"code":"\w+_unavailable"|"code":"disk_full"/.test(body)) {
       writeBodies.push(`${res.status} ${body.slice(0, 200)}`);
     }
     return res.status;

@@ -1,6 +1,7 @@
 // The students of the fault bench: one socket each, behaving as the web app does when things go wrong. A message
 // waits in the student's outbox until the server acknowledges it (after the commit); a refusal the server may
-// get over (5xx) or a socket closed before the ack sends it again, with the same id, once the socket is back; a
+// get over (5xx) sends it again, with the same id, after the outbox's back-off (1 s doubling up to 30 s), and a
+// socket closed before the ack once the socket is back; a
 // closed socket reconnects with the web app's back-off and jitter and resyncs from its cursor (`?cursor=N`); a
 // `resync.required` (the server's bus reconnected) asks for what was missed. Everything seen is counted.
 import { randomUUID } from 'node:crypto';
@@ -25,6 +26,9 @@ interface Student {
   attempt: number;
   outbox: Map<string, { conv: Conversation; inFlight: boolean; at: number }>;
   everOpened: boolean;
+  /** The web app's outbox back-off after a refusal it may retry: 1 s doubling up to 30 s, reset by an ack. */
+  retryMs: number;
+  retryTimer: NodeJS.Timeout | undefined;
 }
 
 export interface StudentFigures {
@@ -74,6 +78,8 @@ export class Students {
       attempt: 0,
       outbox: new Map(),
       everOpened: false,
+      retryMs: 1000,
+      retryTimer: undefined,
     }));
   }
 
@@ -189,6 +195,7 @@ export class Students {
         if (!m) break;
         s.outbox.delete(frame.ref!);
         this.acked.add(frame.ref!);
+        s.retryMs = 1000;
         break;
       }
       case 'error': {
@@ -196,9 +203,16 @@ export class Students {
         const m = frame.ref ? s.outbox.get(frame.ref) : undefined;
         if (!m) break;
         if ((frame.status ?? 500) >= 500) {
-          // The server may get over it (503 while the database is away): again in a moment, same id.
+          // The server may get over it (503 while the database is away): again later, same id, as the web app's
+          // outbox does (one retry timer per student, its delay doubling).
           m.inFlight = false;
-          setTimeout(() => this.flush(s), 500 * (0.5 + Math.random()));
+          if (!s.retryTimer) {
+            s.retryTimer = setTimeout(() => {
+              s.retryTimer = undefined;
+              this.flush(s);
+            }, s.retryMs);
+            s.retryMs = Math.min(s.retryMs * 2, 30_000);
+          }
         } else {
           s.outbox.delete(frame.ref!);
           this.count(`refused ${frame.status}`);
@@ -218,7 +232,7 @@ export class Students {
   }
 
   private flush(s: Student) {
-    if (!s.live || !s.ws) return;
+    if (!s.live || !s.ws || s.retryTimer) return;
     for (const [id, m] of s.outbox) {
       if (m.inFlight) continue;
       m.inFlight = true;
@@ -301,7 +315,10 @@ export class Students {
   close() {
     this.closed = true;
     this.stopSending();
-    for (const s of this.students) s.ws?.terminate();
+    for (const s of this.students) {
+      clearTimeout(s.retryTimer);
+      s.ws?.terminate();
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import type { AppContext } from './platform/context.ts';
 import { createConnectionGuard } from './platform/connection-guard.ts';
+import { createDiskGuard, installDiskGuard } from './platform/disk-guard.ts';
 import { installErrorHandling } from './platform/errors.ts';
 import { installApiDocs } from './platform/openapi.ts';
 import { installCompression } from './platform/compression.ts';
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     metrics: createMetrics({ database, realtime, lifecycle, log: app.log }),
     lifecycle,
+    diskGuard: createDiskGuard(config.dataDir),
     sessions: createSessionStore(database.db),
     registry: createRegistry(),
   };
@@ -122,6 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // platform
   installSameOriginGuard(app, config.publicUrl);
   installSessionResolver(app, ctx.sessions);
+  installDiskGuard(app, ctx.diskGuard);
   await app.register(realtimeRoutes(ctx));
   await app.register((await import('./platform/backup/backup.routes.ts')).backupRoutes(ctx));
   // features: each a plugin that registers what it plugs into (ctx.registry, ctx.realtime) and its routes

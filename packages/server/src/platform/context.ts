@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/connect.ts';
+import type { DiskGuard } from './disk-guard.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Mailer } from './mail.ts';
 import type { Metrics } from './metrics/metrics.ts';
@@ -23,6 +24,8 @@ export interface AppContext {
   metrics: Metrics;
   /** `lifecycle.ready`: whether this instance takes traffic (readiness probe); false on SIGTERM. */
   lifecycle: Lifecycle;
+  /** Refuses writes while DATA_DIR is short of room (platform/disk-guard.ts). */
+  diskGuard: DiskGuard;
   /** Whose session a cookie names (the accounts feature's store). */
   sessions: SessionStore;
   /** Extension points the features fill as they start: upload targets, file access rules, cleanups. */

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import { MSG } from '@studybuddy/shared/messages';
-import { FAULT_RETRY_AFTER_S, faultOf } from './faults.ts';
+import { FAULT_RETRY_AFTER_S, faultOf, isFaultCode } from './faults.ts';
 
 /** An expected failure with the status, code and message the client sees. */
 export class AppError extends Error {
@@ -57,6 +57,7 @@ export function errorBody(code: string, message: string, field?: string) {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (isFaultCode(err.code)) reply.header('Retry-After', String(FAULT_RETRY_AFTER_S));
       return reply.status(err.statusCode).send(errorBody(err.code, err.message, err.field));
     }
     const known = err.code ? FASTIFY_CODES[err.code] : undefined;

@@ -35,6 +35,10 @@ export const STORAGE_UNAVAILABLE: Fault = {
 };
 export const DISK_FULL: Fault = { statusCode: 507, code: 'disk_full', message: MSG.faults.diskFull };
 
+/** Whether an error code is one of a fault's (the client may retry after Retry-After). */
+export const isFaultCode = (code: string) =>
+  code === DATABASE_UNAVAILABLE.code || code === STORAGE_UNAVAILABLE.code || code === DISK_FULL.code;
+
 /** PostgreSQL's connection exceptions (08…), operator interventions (57P01 admin shutdown, 57P02, 57P03 cannot
  * connect now), too many connections (53300); 53100 is disk_full. */
 const DB_AWAY_CODE = /^(08...|57P0[1-5]|53300)$/;

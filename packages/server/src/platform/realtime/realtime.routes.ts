@@ -225,6 +225,8 @@ export function realtimeRoutes(ctx: AppContext) {
         default: {
           const handler = realtime.opHandler(frame.op);
           if (!handler) throw new AppError(400, 'bad_request', 'This operation is not available.');
+          // A feature's op may write (a message): refused while the disk is short of room, as HTTP writes are.
+          await ctx.diskGuard.assertRoom();
           const answer = await handler({ userId: conn.userId, socketId: s.id }, frame as never);
           if (answer) send(answer);
         }

@@ -1,0 +1,37 @@
+import { statfs } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.ts';
+import { DISK_FULL } from './faults.ts';
+
+/**
+ * Room kept free on DATA_DIR (issue 31): below it, new writes are refused with a clear 507 before anything is
+ * written, so PGlite never meets a full disk halfway through its write-ahead log (it allocates 16 MB segments)
+ * and a stored file is never cut short. Reads go on; deletions (which free room) are allowed.
+ */
+export const DISK_MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+export interface DiskGuard {
+  /** Throws the clear 507 while DATA_DIR has less than the minimum free. */
+  assertRoom(): Promise<void>;
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Watches the file system of `dir`: one statfs per write (a few microseconds), never a stale answer. */
+export function createDiskGuard(dir: string, minFreeBytes = DISK_MIN_FREE_BYTES): DiskGuard {
+  return {
+    async assertRoom() {
+      const fs = await statfs(dir).catch(() => null);
+      if (fs && fs.bavail * fs.bsize < minFreeBytes) {
+        throw new AppError(DISK_FULL.statusCode, DISK_FULL.code, DISK_FULL.message);
+      }
+    },
+  };
+}
+
+/** Refuses the API's writes (POST, PUT, PATCH) while the disk is short of room; health probes still answer. */
+export function installDiskGuard(app: FastifyInstance, guard: DiskGuard): void {
+  app.addHook('preHandler', async (request) => {
+    if (WRITES.has(request.method) && request.url.startsWith('/api/')) await guard.assertRoom();
+  });
+}
