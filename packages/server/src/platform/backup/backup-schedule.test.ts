@@ -13,7 +13,8 @@ import { chatRef, friends, history, pngBytes, post } from '../../features/chat/c
 import { dropPostgres, makePostgres } from '../../test/postgres-databases.ts';
 import { copyMigratedDatabase, freshPostgres } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
-import { type BackupClock, startBackupSchedule, type BackupScheduler } from './backup-schedule.ts';
+import { startS3rver } from '../storage/s3rver-store.ts';
+import { backupStoreOf, type BackupClock, startBackupSchedule, type BackupScheduler } from './backup-schedule.ts';
 import { backupName, fsBackupStore } from './backup-store.ts';
 
 const serverRoot = path.resolve(import.meta.dirname, '../../..');
@@ -354,4 +355,85 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduled backups on PostgreSQL
     const page = (await history(restored, bob, chatRef(ada, bob))).json() as { messages: { content: string }[] };
     expect(page.messages.map((m) => m.content)).toEqual(['Night 1', 'Night 2', 'Night 3']);
   });
+});
+
+describe.skipIf(!!process.env.TEST_DATABASE_URL)('scheduled backups in the S3 bucket', () => {
+  let work: string;
+  let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
+  let app: App | undefined;
+  let restored: App | undefined;
+  let scheduler: BackupScheduler | undefined;
+  afterAll(async () => {
+    await scheduler?.stop();
+    await app?.close();
+    await restored?.close();
+    await s3?.server.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('writes to backups/ in the bucket, survives the bucket being away, and npm run restore takes the newest from it', async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'sb-backup-s3-'));
+    const directory = path.join(work, 's3');
+    const bucket = 'studybuddy-backups';
+    s3 = await startS3rver({ address: '127.0.0.1', port: 0, directory, buckets: [bucket] });
+    const port = s3.port;
+    const env = {
+      STORAGE: 's3',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    };
+    const dataDir = path.join(work, 'a');
+    await copyMigratedDatabase(dataDir);
+    const log = captureLog();
+    app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }), { logStream: log.stream });
+    const [ada, bob] = await friends(app, 2, ['Ada Lovelace', 'Bob Babbage']);
+    expect((await post(app, ada, chatRef(ada, bob), { type: 'text', content: 'Kept in the bucket' })).statusCode).toBe(
+      201,
+    );
+    const time = manualClock('2026-03-01T00:00:00Z');
+    const store = backupStoreOf(app.ctx);
+    expect(store.where).toBe(`s3://${bucket}/backups/`);
+    scheduler = startBackupSchedule(app.ctx, { schedule: '*/15 * * * *', keep: 2, clock: time.clock });
+    const names = async () => (await store.list()).map((b) => b.name);
+    for (let i = 0; i < 3; i++) {
+      const at = await time.next();
+      // The log says when it is stored (listing the bucket in a loop would keep the in-process store busy).
+      await until(() => {
+        const failed = log.lines.find((l) => l.includes('"level":50'));
+        if (failed) throw new Error(failed);
+        return log.lines.some((l) => l.includes('"msg":"scheduled backup written"') && l.includes(backupName(at)));
+      }, `the backup due at ${at.toISOString()}`);
+    }
+    await until(() => log.lines.some((l) => l.includes('"msg":"older backups removed (BACKUP_KEEP)"')), 'retention');
+    expect(await names()).toHaveLength(2);
+    const kept = await store.list();
+    expect(await app.ctx.storage.list('backups')).toEqual(kept.map((b) => `backups/${b.name}`));
+
+    // The bucket is away (the store is down): the run fails, is logged and counted, and leaves nothing behind.
+    await s3.server.close();
+    s3 = undefined;
+    await time.next();
+    await until(async () => (await metric(app!, 'studybuddy_backup_failures_total')) === 1, 'the failure to count');
+    expect(log.lines.some((l) => l.includes('"msg":"scheduled backup failed; the older backups are kept"'))).toBe(true);
+    expect((await readdir(dataDir)).filter((n) => n.endsWith('.partial'))).toEqual([]);
+
+    // Back again: the older backups are as they were.
+    s3 = await startS3rver({ address: '127.0.0.1', port, directory, buckets: [bucket] });
+    expect((await store.list()).map((b) => ({ name: b.name, bytes: b.bytes }))).toEqual(
+      kept.map((b) => ({ name: b.name, bytes: b.bytes })),
+    );
+
+    const dirB = path.join(work, 'b');
+    const run = await restoreCli(['--newest', '--data-dir', dirB], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Restoring ${kept.at(-1)!.name} (`);
+    expect(run.stdout).toContain(`from s3://${bucket}/backups/`);
+    restored = await buildApp(loadConfig({ DATA_DIR: dirB, LOG_LEVEL: 'silent', ...env }), { logger: false });
+    const accounts = (d: App['ctx']['db']) => d.select().from(users).orderBy(asc(users.id));
+    expect(await accounts(restored.ctx.db)).toEqual(await accounts(app.ctx.db));
+    const page = (await history(restored, ada, chatRef(ada, bob))).json() as { messages: { content: string }[] };
+    expect(page.messages.map((m) => m.content)).toEqual(['Kept in the bucket']);
+  }, 300_000);
 });
