@@ -47,7 +47,9 @@ describe('processing pipeline', () => {
     expect(delay.percentile(99) / 1e6).toBeLessThan(500);
 
     const answer = await ask(t.app, ada, upload.document.id, 'When is the lab report due?');
-    expect(answer.json()).toMatchObject({ found: true, citations: [{ page: 2, label: 'page 2' }] });
+    // The page that answers is cited first; further passages may follow it.
+    expect(answer.json()).toMatchObject({ found: true });
+    expect(answer.json().citations[0]).toMatchObject({ page: 2, label: 'page 2' });
     expect(answer.json().answer).toContain('The lab report is due on Friday.');
   }, 120_000);
 
