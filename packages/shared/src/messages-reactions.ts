@@ -11,10 +11,8 @@ export const REACTIONS_MSG = {
     blocked: 'Message from a blocked student',
     jumpTo: (name: string) => `Go to the message from ${name}`,
     jumpToDeleted: 'Go to the deleted message',
-    notLoaded: 'Could not open the original message.',
   },
   reactions: {
-    react: 'React',
     addReaction: 'Add a reaction',
     moreReactions: 'More reactions',
     pickerTitle: 'Pick a reaction',
