@@ -215,6 +215,7 @@ export async function run(): Promise<FaultRow[]> {
           `200/201/507; ${figures.acked} of ${figures.sent} messages acknowledged; ${load.stored.length} pictures ` +
           `stored, ${harness.documents.length} documents uploaded` +
           (unclear ? `; ${unclear} unclear 5xx, first: ${harness.unclearWrites[0]}` : '') +
+          (harness.notBack.length ? `; ${harness.notBack.join('; ')}` : '') +
           (alive ? '' : `; the server ${harness.server.ended()}`),
       },
     ];

@@ -57,6 +57,8 @@ export interface Harness {
   uploadStatuses: Map<number, number>;
   /** The HTTP writer's 5xx answers that were not a clear refusal ('…_unavailable'), with their bodies. */
   unclearWrites: string[];
+  /** Why the service was not back after a fault (measure.ts backAfter), one line each time. */
+  notBack: string[];
   docCookie: string;
   base: string;
   /** The session cookie of student `i` (another session than its socket's is fine: sessions are many). */
@@ -175,6 +177,7 @@ export async function startHarness(
     documents,
     uploadStatuses,
     unclearWrites: writeBodies,
+    notBack: [],
     docCookie,
     base,
     cookie: (i) => `sb_session=${seed.users[i]!.token}`,

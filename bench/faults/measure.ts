@@ -10,15 +10,22 @@ import { describeErrors } from './students.ts';
  * acknowledged. Null when that does not happen within `timeoutMs`.
  */
 export async function backAfter(h: Harness, since: number, timeoutMs = 30_000): Promise<number | null> {
+  let missing = '';
   for (const deadline = since + timeoutMs; performance.now() < deadline; await sleep(10)) {
     const oldest = h.students.oldestPending();
     const writesDone = oldest === null || oldest >= since;
     const readyAgain = h.ready.samples.some((s) => s.at >= since && s.status === 200);
-    if (writesDone && readyAgain && h.students.liveCount() === h.students.size) {
-      // Ready since when? the first 200 after `since`, and the sockets and writes are whole now.
-      return performance.now() - since;
-    }
+    const live = h.students.liveCount();
+    if (writesDone && readyAgain && live === h.students.size) return performance.now() - since;
+    missing = [
+      writesDone ? '' : `${h.students.pending()} messages waiting for their ack`,
+      readyAgain ? '' : `no ready answer yet (${h.ready.after(since).length} probes answered)`,
+      live === h.students.size ? '' : `${h.students.size - live} sockets not live`,
+    ]
+      .filter(Boolean)
+      .join(', ');
   }
+  h.notBack.push(`not back within ${timeoutMs / 1000} s: ${missing}`);
   return null;
 }
 

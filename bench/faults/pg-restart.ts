@@ -29,7 +29,10 @@ async function step(
   const backWithinMs = await backAfter(h, dbBack);
   const serverAlive = h.server.ended() === null;
   if (!serverAlive) console.log(`  the server ${h.server.ended()}; its last lines:\n${lastLines(h.server.logs(), 15)}`);
-  console.log(`  ${name}: ${detail}; back after ${backWithinMs === null ? 'never' : `${Math.round(backWithinMs)} ms`}`);
+  const why = backWithinMs === null ? h.notBack.at(-1) : undefined;
+  console.log(
+    `  ${name}: ${detail}; back after ${backWithinMs === null ? `never (${why})` : `${Math.round(backWithinMs)} ms`}`,
+  );
   return {
     case: `1 PostgreSQL: ${name}`,
     leg: 'pg',
@@ -37,7 +40,7 @@ async function step(
     reconnects: h.students.figures().reconnects,
     backWithinMs,
     rssMb: Math.round(h.rssMb()),
-    notes: `${detail}${serverAlive ? '' : `; the server ${h.server.ended()}`}`,
+    notes: `${detail}${why ? `; ${why}` : ''}${serverAlive ? '' : `; the server ${h.server.ended()}`}`,
     serverAlive,
   };
 }

@@ -203,6 +203,7 @@ export async function run(): Promise<FaultRow[]> {
           notes:
             `${s.notes}; ${bad} answers other than 200/201/503; ${files.stored.length} pictures stored, ` +
             `${h.documents.length} documents uploaded` +
+            (h.notBack.length ? `; ${h.notBack.join('; ')}` : '') +
             (h.server.ended() ? `; the server ${h.server.ended()}` : ''),
         });
       }
