@@ -81,12 +81,16 @@ describe('editing and deleting one’s own messages in Chromium (issue 24 point 
     expect(await ben.getByRole('menuitem').allInnerTexts()).toEqual([MSG.report.reportMessage]);
     await ben.keyboard.press('Escape');
 
-    // The sender's shows on hover, with Edit and Delete.
+    // The sender's shows on hover, with Reply (issue 30), Edit and Delete.
     const first = bubble(ada, 'Meet at the library at 5');
     await first.hover();
     await menuButton(first).click();
     await menuShown(ada);
-    expect(await ada.getByRole('menuitem').allInnerTexts()).toEqual([MSG.chat.edit, MSG.chat.delete]);
+    expect(await ada.getByRole('menuitem').allInnerTexts()).toEqual([
+      MSG.replies.reply,
+      MSG.chat.edit,
+      MSG.chat.delete,
+    ]);
     await shot(ada, 'menu-1280');
     await accessible(ada);
 
