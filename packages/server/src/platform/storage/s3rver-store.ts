@@ -76,6 +76,9 @@ export async function startS3rver(options: S3rverOptions): Promise<{ server: S3r
     silent: options.silent ?? true,
     directory: options.directory,
     configureBuckets: options.buckets.map((name) => ({ name })),
+    // Path-style requests only (what the server sends): with virtual hosts on, s3rver takes a host name such as
+    // compose's `s3` for a bucket's.
+    vhostBuckets: false,
   });
   addMultipartListing(server);
   const { port } = await server.run();

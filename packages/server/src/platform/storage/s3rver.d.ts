@@ -7,6 +7,8 @@ declare module 's3rver' {
     directory: string;
     resetOnClose?: boolean;
     configureBuckets?: { name: string; configs?: string[] }[];
+    /** false: every request names its bucket in the path (else a host name that is not an IP is taken as one). */
+    vhostBuckets?: boolean;
   }
   /** A Koa context, as far as the tests use it. */
   interface S3rverContext {
