@@ -22,9 +22,12 @@ import { mayAccess, mayRead } from './conversation-access.ts';
 const TARGET = { image: 'chat-image', voice: 'chat-voice' } as const;
 /** What the upload pipeline decodes; anything else is not 'a valid image file'. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
-/** Requirements §7: voice recordings are WAV (what the web app's recorder encodes), judged by their bytes. */
-const VOICE_TYPES: readonly string[] = ['audio/wav'];
-const STORED_EXT = { image: ['jpg', 'png'], voice: ['wav'] } as const;
+/**
+ * Voice recordings, judged by their bytes: Opus in WebM or Ogg (what the web app's MediaRecorder writes; a WebM
+ * must declare audio tracks only), and the WAV recordings of earlier versions, which stay accepted and playable.
+ */
+const VOICE_TYPES: readonly string[] = ['audio/webm', 'audio/ogg; codecs=opus', 'audio/wav'];
+const STORED_EXT = { image: ['jpg', 'png'], voice: ['webm', 'opus', 'wav'] } as const;
 
 function refOfParams(params: Record<string, string>): ConversationRef {
   const kind = params.kind;
@@ -49,7 +52,7 @@ export function registerChatFiles(ctx: AppContext): void {
     maxImagePx: 2048,
     folder,
   });
-  // On every upload path (this feature's own, POST /api/uploads and tus): a voice message is a WAV recording.
+  // On every upload path (this feature's own, POST /api/uploads and tus): a voice message is an audio recording.
   registerUploadTarget(ctx, TARGET.voice, {
     kind: 'file',
     maxBytes: CHAT_LIMITS.voiceMaxBytes,
@@ -65,7 +68,7 @@ export function registerChatFiles(ctx: AppContext): void {
   );
 }
 
-/** Checks an image (image types only, under 5 MB) or a WAV voice recording, then stores it for the conversation. */
+/** Checks an image (image types only, under 5 MB) or a voice recording (VOICE_TYPES), then stores it for the conversation. */
 export async function storeAttachment(
   ctx: AppContext,
   user: SessionUser,
@@ -89,7 +92,7 @@ export async function storeAttachment(
       user,
       target: TARGET[kind],
       params: { kind: ref.kind, id: ref.id },
-      filename: kind === 'image' ? `image.${type.ext ?? 'bin'}` : 'voice.wav',
+      filename: `${kind}.${type.ext ?? 'bin'}`,
       filetype: type.mime,
     },
     { data },

@@ -14,8 +14,10 @@ import {
   pdfBytes,
   pngBytes,
   post,
+  oggOpusBytes,
   upload,
   wavBytes,
+  webmBytes,
 } from './chat.test-kit.ts';
 
 describe('chat images and voice messages', () => {
@@ -65,7 +67,28 @@ describe('chat images and voice messages', () => {
     expect(under5.statusCode).toBe(201);
   });
 
-  it('stores voice messages as WAV and refuses anything else', async () => {
+  it('stores voice messages recorded as Opus in WebM or Ogg, serves them as audio, and refuses a WebM video', async () => {
+    for (const [bytes, contentType, ext] of [
+      [webmBytes([2]), 'audio/webm', 'webm'],
+      [oggOpusBytes(), 'audio/ogg; codecs=opus', 'opus'],
+    ] as const) {
+      const up = await upload(t.app, bob, ref, 'voice', bytes, 'audio/wav');
+      expect(up.statusCode, contentType).toBe(201);
+      const { url } = up.json() as { url: string };
+      expect(url).toMatch(new RegExp(`^/api/files/chats/${ref.id}/[0-9a-f]+\\.${ext}$`));
+      expect((await post(t.app, bob, ref, { type: 'voice', content: url })).statusCode).toBe(201);
+      const file = await get(t.app, ada, url);
+      expect(file.headers['content-type']).toBe(contentType);
+      expect(file.rawPayload.equals(bytes)).toBe(true);
+    }
+    for (const video of [webmBytes([1]), webmBytes([2, 1]), webmBytes([])]) {
+      const refused = await upload(t.app, bob, ref, 'voice', video, 'audio/webm');
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe(MSG.chat.invalidVoice);
+    }
+  });
+
+  it('stores voice messages as WAV (recordings of earlier versions) and refuses anything else', async () => {
     const up = await upload(t.app, bob, ref, 'voice', wavBytes(1.5), 'audio/wav');
     expect(up.statusCode).toBe(201);
     const { url } = up.json() as { url: string };

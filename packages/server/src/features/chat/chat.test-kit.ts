@@ -118,3 +118,58 @@ export function wavBytes(seconds = 1, rate = 16000): Buffer {
 
 /** A small but real PDF header and body (not an image). */
 export const pdfBytes = () => Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** An EBML element: id bytes, an 8-byte size (or unknown, as MediaRecorder writes a live Segment and Cluster). */
+const ebml = (id: number[], data: Buffer, unknownSize = false) => {
+  const size = Buffer.alloc(8);
+  if (unknownSize) size.fill(0xff, 1);
+  else size.writeBigUInt64BE(BigInt(data.length));
+  size[0]! |= 0x01;
+  return Buffer.concat([Buffer.from(id), size, data]);
+};
+
+/**
+ * A WebM as Chromium's MediaRecorder writes one: EBML header, a Segment of unknown size with Info, Tracks (one
+ * entry per `tracks` type: 2 audio/Opus, 1 video/VP8) and a Cluster of `bytes` block data.
+ */
+export function webmBytes(tracks: number[] = [2], bytes = 4_000): Buffer {
+  const header = ebml(
+    [0x1a, 0x45, 0xdf, 0xa3],
+    Buffer.concat([ebml([0x42, 0x86], Buffer.from([1])), ebml([0x42, 0x82], Buffer.from('webm'))]),
+  );
+  const entries = tracks.map((type, i) =>
+    ebml(
+      [0xae],
+      Buffer.concat([
+        ebml([0xd7], Buffer.from([i + 1])),
+        ebml([0x83], Buffer.from([type])),
+        ebml([0x86], Buffer.from(type === 2 ? 'A_OPUS' : 'V_VP8')),
+      ]),
+    ),
+  );
+  const segment = Buffer.concat([
+    ebml([0x15, 0x49, 0xa9, 0x66], ebml([0x2a, 0xd7, 0xb1], Buffer.from([0x0f, 0x42, 0x40]))),
+    ebml([0x16, 0x54, 0xae, 0x6b], Buffer.concat(entries)),
+    ebml(
+      [0x1f, 0x43, 0xb6, 0x75],
+      Buffer.concat([ebml([0xe7], Buffer.from([0])), ebml([0xa3], Buffer.alloc(bytes, 0x5a))]),
+      true,
+    ),
+  ]);
+  return Buffer.concat([header, ebml([0x18, 0x53, 0x80, 0x67], segment, true)]);
+}
+
+/** An Ogg Opus stream: its first page (OpusHead) and `bytes` of data after it. */
+export function oggOpusBytes(bytes = 4_000): Buffer {
+  const head = Buffer.alloc(19);
+  head.write('OpusHead', 0);
+  head[8] = 1;
+  head[9] = 1;
+  head.writeUInt32LE(48_000, 12);
+  const page = Buffer.alloc(28);
+  page.write('OggS', 0);
+  page[5] = 0x02;
+  page[26] = 1;
+  page[27] = head.length;
+  return Buffer.concat([page, head, Buffer.alloc(bytes, 0x5a)]);
+}

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
+import { isAudioOnlyWebm } from './webm-tracks.ts';
 
 /**
  * How much of a file its type is judged by (file-type's own detection size). Never more: on the whole file, a
@@ -39,12 +40,14 @@ function isText(head: Buffer): boolean {
 }
 
 /**
- * The type of a file from its first bytes, never from a name or a declared type: a format file-type recognises,
- * else plain text (an HTML page included: served as text, it never runs), else unknown bytes.
+ * The type of a file from its first bytes, never from a name or a declared type: a format file-type recognises
+ * (a WebM of audio tracks only as audio/webm), else plain text (an HTML page included: served as text, it never runs), else unknown bytes.
  */
 export async function sniffType(head: Buffer): Promise<SniffedType> {
   const bytes = head.subarray(0, SNIFF_BYTES);
   const type = await fileTypeFromBuffer(bytes).catch(() => undefined);
+  // WebM is video to file-type; one whose tracks are all audio (a recorded voice message) is audio.
+  if (type?.mime === 'video/webm' && isAudioOnlyWebm(bytes)) return { mime: 'audio/webm', ext: 'webm' };
   if (type) return { mime: type.mime, ext: type.ext };
   return { mime: isText(bytes) ? 'text/plain' : 'application/octet-stream' };
 }

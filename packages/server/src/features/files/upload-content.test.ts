@@ -9,7 +9,7 @@ import { startLocalS3, type LocalS3 } from '../../platform/storage/s3-test-serve
 import { writeZip, zipEntry } from '../../test/file-formats.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
-import { chatRef, friends, pdfBytes, wavBytes } from '../chat/chat.test-kit.ts';
+import { chatRef, friends, oggOpusBytes, pdfBytes, wavBytes, webmBytes } from '../chat/chat.test-kit.ts';
 import { formData } from '../documents/test/helpers.ts';
 import { registerUploadTarget } from './files.service.ts';
 import { multipart } from './upload-test-helpers.ts';
@@ -99,12 +99,15 @@ describe.each(drivers)('upload contents judged by their bytes (%s staging and st
     id: ref.id,
   });
 
-  it('refuses a disguised voice file (a PDF or an HTML page labelled audio/wav) on /api/uploads and /api/resumable', async () => {
+  it('refuses a disguised voice file (a PDF, an HTML page or a WebM video labelled audio) on /api/uploads and /api/resumable', async () => {
     const before = await t.app.ctx.storage.list(conversationFolder(ref));
     for (const [what, bytes] of [
       ['PDF', pdfBytes()],
       ['HTML', html()],
       ['padded HTML', Buffer.concat([html(), Buffer.alloc(300_000, 0x20)])],
+      ['WebM video', webmBytes([1])],
+      ['WebM video with a sound track', webmBytes([2, 1], 300_000)],
+      ['WebM header without tracks', webmBytes([])],
     ] as const) {
       if (bytes.length <= 262_144) {
         const plain = await direct(ada, 'chat-voice', bytes, 'voice.wav', 'audio/wav', voiceQuery());
@@ -128,6 +131,21 @@ describe.each(drivers)('upload contents judged by their bytes (%s staging and st
     const tus = await resumable(bob, long, voiceMeta('voice.wav', 'text/html'));
     expect(tus.status).toBe(200);
     expect(tus.json.file).toMatchObject({ contentType: 'audio/wav', size: long.length });
+
+    // What MediaRecorder writes: Opus in WebM (audio tracks only) or in Ogg, on both paths.
+    for (const [bytes, contentType, ext] of [
+      [webmBytes([2]), 'audio/webm', 'webm'],
+      [oggOpusBytes(), 'audio/ogg; codecs=opus', 'opus'],
+      [webmBytes([2], 300_000), 'audio/webm', 'webm'],
+    ] as const) {
+      const res =
+        bytes.length <= 262_144
+          ? await direct(ada, 'chat-voice', bytes, 'voice.wav', 'audio/wav', voiceQuery())
+          : await resumable(ada, bytes, voiceMeta('voice.webm', 'video/webm'));
+      expect(res.status, contentType).toBe(bytes.length <= 262_144 ? 201 : 200);
+      expect(res.json.file).toMatchObject({ contentType, size: bytes.length });
+      expect(res.json.file.path).toMatch(new RegExp(`\\.${ext}$`));
+    }
   });
 
   it('stores the content type the bytes show, never the one the client declared', async () => {
