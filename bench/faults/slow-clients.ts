@@ -72,9 +72,13 @@ function outcomes(list: Slow[]) {
   return { counts, text, longestMs };
 }
 
+/** Files waiting under DATA_DIR: document uploads being received (tmp/) and staged resumable uploads (uploads/). */
 async function stagedFiles(dataDir: string): Promise<number> {
-  const names = await readdir(path.join(dataDir, 'uploads'), { recursive: true }).catch(() => [] as string[]);
-  return names.length;
+  let n = 0;
+  for (const dir of ['tmp', 'uploads']) {
+    n += (await readdir(path.join(dataDir, dir), { recursive: true }).catch(() => [] as string[])).length;
+  }
+  return n;
 }
 
 async function oneRow(leg: 'pglite' | 'pg', mode: 'direct' | 'proxy', databaseUrl: string): Promise<FaultRow> {
@@ -93,7 +97,6 @@ async function oneRow(leg: 'pglite' | 'pg', mode: 'direct' | 'proxy', databaseUr
     const login = await logIn(base, 'faults-docs@g.ucla.edu', 'password123', FORWARDED_FOR);
     if (login.status !== 200) throw new Error(`the attacker's log-in answered ${login.status}`);
     await sleep(WARM_MS);
-    const stagedBefore = await stagedFiles(dataDir);
 
     const peer = mode === 'direct' ? ATTACKER_PEER : '127.0.0.1';
     const forwarded = mode === 'proxy' ? `X-Forwarded-For: ${FORWARDED_FOR}\r\n` : '';
@@ -153,7 +156,8 @@ async function oneRow(leg: 'pglite' | 'pg', mode: 'direct' | 'proxy', databaseUr
     await h.stopLoad();
     const drained = await h.students.drain(30_000);
     const figures = h.students.figures();
-    const staged = (await stagedFiles(dataDir)) - stagedBefore;
+    // After the load has stopped: nothing is being received any more.
+    const staged = await stagedFiles(dataDir);
 
     const still = (headers.counts.get('still open') ?? 0) + (body.counts.get('still open') ?? 0);
     const refusedOrCapped =
