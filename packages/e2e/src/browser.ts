@@ -124,6 +124,9 @@ async function watchCsp(context: BrowserContext): Promise<void> {
  */
 export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
   const context = await browser.newContext({ serviceWorkers: 'block', ...options });
+  // Every wait is for a state; its ceiling leaves room for a loaded 2-core machine (a page took over 30 s to show
+  // its navigation at load 25) and stays inside the test's own 90 s.
+  context.setDefaultTimeout(60_000);
   await watchCsp(context);
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => {}));
