@@ -117,6 +117,14 @@ describe('one-to-one chat in Chromium (two students)', () => {
         timeout: 10_000,
       })
       .toBeGreaterThan(1);
+    // Recorded with MediaRecorder: Opus in WebM, its length written in, far smaller than the 32 KB/s of 16 kHz WAV.
+    expect(await audio.getAttribute('src')).toMatch(/\.webm$/);
+    const { size, duration } = await audio.evaluate(async (a: HTMLAudioElement) => ({
+      size: (await (await fetch(a.src)).blob()).size,
+      duration: a.duration,
+    }));
+    console.log(`voice message: ${size} bytes for ${duration.toFixed(2)} s = ${Math.round(size / duration)} bytes/s`);
+    expect(size / duration).toBeLessThan(8_000);
     await friendsBadge(ben).waitFor({ state: 'detached' });
     await adaRow.getByTestId('friend-unread-badge').waitFor({ state: 'detached' });
     await expectAccessible(ben);

@@ -1,59 +1,62 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CHAT_LIMITS } from '@studybuddy/shared/chat';
-import { encodeWav, resample } from './wav.ts';
+import { withWebmDuration } from './webm-duration.ts';
 
-const TARGET_RATE = 16_000;
+/** What the recorder writes, the first the browser offers: Opus in WebM (Chromium, Firefox) or in Ogg. */
+const TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm'];
+/** Speech at 32 kbit/s Opus: about 4 KB a second (a 16 kHz WAV took 32 KB). */
+const BITS_PER_SECOND = 32_000;
 
 interface Session {
   stream: MediaStream;
-  context: AudioContext;
-  processor: ScriptProcessorNode;
-  chunks: Float32Array[];
+  recorder: MediaRecorder;
+  chunks: Blob[];
   startedAt: number;
-  timer: ReturnType<typeof setInterval>;
+  timer?: ReturnType<typeof setInterval>;
+  send: boolean;
+}
+
+export const voiceRecordingType = () =>
+  typeof MediaRecorder === 'undefined' ? undefined : TYPES.find((t) => MediaRecorder.isTypeSupported(t));
+
+/** The recording as sent: a WebM gets its length written in (MediaRecorder leaves it out). */
+async function finished(chunks: Blob[], type: string, ms: number): Promise<Blob> {
+  const blob = new Blob(chunks, { type });
+  if (!type.startsWith('audio/webm')) return blob;
+  const bytes = withWebmDuration(new Uint8Array(await blob.arrayBuffer()), ms);
+  return new Blob([bytes], { type });
 }
 
 /**
  * Voice messages (requirements §4): idle → recording (seconds counter) → stop and send, or cancel. Records the
- * microphone with the Web Audio API and encodes a 16 kHz mono WAV in the browser.
+ * microphone with MediaRecorder as Opus in WebM or Ogg, at most CHAT_LIMITS.voiceMaxSeconds.
  */
-export function useVoiceRecorder(onRecorded: (wav: Blob, seconds: number) => void, onError: () => void) {
+export function useVoiceRecorder(onRecorded: (voice: Blob, seconds: number) => void, onError: () => void) {
   const [recording, setRecording] = useState(false);
   const [seconds, setSeconds] = useState(0);
   const session = useRef<Session | null>(null);
   const stopRef = useRef<(send: boolean) => void>(() => undefined);
 
-  const stop = useCallback(
-    (send: boolean) => {
-      const s = session.current;
-      if (!s) return;
-      session.current = null;
-      clearInterval(s.timer);
-      s.processor.disconnect();
-      s.stream.getTracks().forEach((t) => t.stop());
-      const rate = s.context.sampleRate;
-      void s.context.close();
-      setRecording(false);
-      setSeconds(0);
-      if (!send) return;
-      const total = s.chunks.reduce((n, c) => n + c.length, 0);
-      const all = new Float32Array(total);
-      let offset = 0;
-      for (const c of s.chunks) {
-        all.set(c, offset);
-        offset += c.length;
-      }
-      if (!total) return onError();
-      onRecorded(encodeWav(resample(all, rate, TARGET_RATE), TARGET_RATE), Math.round(total / rate));
-    },
-    [onError, onRecorded],
-  );
+  const stop = useCallback((send: boolean) => {
+    const s = session.current;
+    if (!s) return;
+    session.current = null;
+    clearInterval(s.timer);
+    s.send = send;
+    setRecording(false);
+    setSeconds(0);
+    // The last data and then 'stop' follow; the tracks end once the recorder has let go of them.
+    if (s.recorder.state !== 'inactive') s.recorder.stop();
+    else s.stream.getTracks().forEach((t) => t.stop());
+  }, []);
   useEffect(() => {
     stopRef.current = stop;
   }, [stop]);
 
   const start = useCallback(async () => {
     if (session.current) return;
+    const mimeType = voiceRecordingType();
+    if (!mimeType) return onError();
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
@@ -61,30 +64,40 @@ export function useVoiceRecorder(onRecorded: (wav: Blob, seconds: number) => voi
       return onError();
     }
     try {
-      const context = new AudioContext();
-      const source = context.createMediaStreamSource(stream);
-      const processor = context.createScriptProcessor(4096, 1, 1);
-      const mute = context.createGain();
-      mute.gain.value = 0;
-      const chunks: Float32Array[] = [];
-      processor.onaudioprocess = (e) => chunks.push(new Float32Array(e.inputBuffer.getChannelData(0)));
-      source.connect(processor);
-      processor.connect(mute);
-      mute.connect(context.destination);
+      const recorder = new MediaRecorder(stream, { mimeType, audioBitsPerSecond: BITS_PER_SECOND });
       const startedAt = Date.now();
-      const timer = setInterval(() => {
+      const s: Session = { stream, recorder, chunks: [], startedAt, send: false, timer: undefined };
+      recorder.ondataavailable = (e) => {
+        if (e.data.size) s.chunks.push(e.data);
+      };
+      recorder.onstop = () => {
+        s.stream.getTracks().forEach((t) => t.stop());
+        if (!s.send) return;
+        const ms = Date.now() - s.startedAt;
+        if (!s.chunks.length) return onError();
+        finished(s.chunks, recorder.mimeType || mimeType, ms).then(
+          (blob) => onRecorded(blob, Math.round(ms / 1000)),
+          onError,
+        );
+      };
+      recorder.onerror = () => {
+        stopRef.current(false);
+        onError();
+      };
+      recorder.start(1000);
+      s.timer = setInterval(() => {
         const elapsed = Math.floor((Date.now() - startedAt) / 1000);
         setSeconds(elapsed);
         if (elapsed >= CHAT_LIMITS.voiceMaxSeconds) stopRef.current(true);
       }, 250);
-      session.current = { stream, context, processor, chunks, startedAt, timer };
+      session.current = s;
       setSeconds(0);
       setRecording(true);
     } catch {
       stream.getTracks().forEach((t) => t.stop());
       onError();
     }
-  }, [onError]);
+  }, [onError, onRecorded]);
 
   // Leaving the chat while recording discards the recording.
   useEffect(() => () => stopRef.current(false), []);
