@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { stronglyConnected } from '@studybuddy/shared/strongly-connected';
 
 /**
  * The server's import graph and data ownership, read from the source: architecture.test.ts fails on what it
@@ -171,37 +172,7 @@ export function folderLoops(edges: { from: string; to: string }[]): string[][] {
     if (!graph.has(b)) graph.set(b, new Set());
     graph.get(a)!.add(b);
   }
-  // Tarjan's algorithm.
-  let index = 0;
-  const idx = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const loops: string[][] = [];
-  const strong = (v: string) => {
-    idx.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) {
-        strong(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const group: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        group.push(w);
-      } while (w !== v);
-      if (group.length > 1) loops.push(group.sort());
-    }
-  };
-  for (const v of [...graph.keys()].sort()) if (!idx.has(v)) strong(v);
-  return loops;
+  return stronglyConnected(graph);
 }
 
 /** One cycle through the folders of a loop, each step with one import that makes it (for a failing test's message). */
