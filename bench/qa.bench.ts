@@ -11,6 +11,7 @@ import { buildPassages } from '../packages/server/src/features/documents/nlp/pas
 import { keySentences } from '../packages/server/src/features/documents/nlp/summarise.ts';
 import { queryTerms, type Sentence } from '../packages/server/src/features/documents/nlp/text-analysis.ts';
 import type { PageText } from '../packages/server/src/features/documents/text-types.ts';
+import { answerF1, normaliseAnswer } from '../packages/shared/src/answer-match.ts';
 
 interface Squad {
   data: {
@@ -38,35 +39,9 @@ const limit = Number(option('--limit') ?? Infinity);
 const sweep = args.includes('--sweep');
 const supports: { support: number; answerable: boolean }[] = [];
 
-// ── The official SQuAD normalisation and scores ──
-export function normalise(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
-    .replace(/\b(a|an|the)\b/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .join(' ');
-}
-function f1(prediction: string, gold: string): number {
-  const p = normalise(prediction).split(' ').filter(Boolean);
-  const g = normalise(gold).split(' ').filter(Boolean);
-  if (!p.length || !g.length) return p.length === g.length ? 1 : 0;
-  const counts = new Map<string, number>();
-  for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let same = 0;
-  for (const t of p) {
-    const c = counts.get(t) ?? 0;
-    if (c > 0) {
-      same++;
-      counts.set(t, c - 1);
-    }
-  }
-  if (!same) return 0;
-  const precision = same / p.length;
-  const recall = same / g.length;
-  return (2 * precision * recall) / (precision + recall);
-}
+// ── The official SQuAD normalisation and scores (shared with the practice quiz) ──
+export const normalise = normaliseAnswer;
+const f1 = answerF1;
 const best = (golds: string[], score: (g: string) => number) => Math.max(0, ...golds.map(score));
 const contains = (shown: string, golds: string[]) =>
   golds.some((g) => ` ${normalise(shown)} `.includes(` ${normalise(g)} `));
