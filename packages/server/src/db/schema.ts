@@ -15,3 +15,4 @@ export * from './schema/calendar.ts';
 export * from './schema/realtime.ts';
 export * from './schema/push.ts';
 export * from './schema/moderation.ts';
+export * from './schema/study-sessions.ts';

@@ -48,6 +48,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   reports: 'features/moderation',
   admin_grants: 'features/moderation',
   moderation_audit: 'features/moderation',
+  study_sessions: 'features/study-sessions',
+  study_session_rsvps: 'features/study-sessions',
+  study_session_presence: 'features/study-sessions',
 };
 
 export interface SourceFile {
