@@ -8,6 +8,8 @@ import { REACTIONS_MSG } from './messages-reactions.ts';
 import { ABOUT_MSG } from './messages-about.ts';
 // Short answers to questions about a document (issue 28 point 1)
 import { ANSWERS_MSG } from './messages-answers.ts';
+// Flashcards, shared decks and practice quizzes (issue 28 points 2-4)
+import { FLASHCARDS_MSG } from './messages-flashcards.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
@@ -18,6 +20,7 @@ export const MSG = {
   ...REACTIONS_MSG,
   ...ABOUT_MSG,
   ...ANSWERS_MSG,
+  ...FLASHCARDS_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',

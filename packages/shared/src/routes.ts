@@ -14,6 +14,8 @@ export const ROUTES = {
   courses: '/courses',
   notifications: '/notifications',
   feedback: '/feedback',
+  /** Beyond requirements §2 (issue 28): flashcards, shared decks and practice quizzes. */
+  flashcards: '/flashcards',
   terms: '/terms',
   privacy: '/privacy',
   /** Beyond requirements §2 (issue 24): the moderation area, for admins only and linked nowhere. */
