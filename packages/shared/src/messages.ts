@@ -10,6 +10,8 @@ import { ABOUT_MSG } from './messages-about.ts';
 import { ANSWERS_MSG } from './messages-answers.ts';
 // Flashcards, shared decks and practice quizzes (issue 28 points 2-4)
 import { FLASHCARDS_MSG } from './messages-flashcards.ts';
+// Free time, Find a time, study groups by free time (issue 27 parts 1, 2, 5)
+import { SCHEDULE_MSG } from './messages-schedule.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
@@ -20,6 +22,7 @@ export const MSG = {
   ...REACTIONS_MSG,
   ...ABOUT_MSG,
   ...ANSWERS_MSG,
+  ...SCHEDULE_MSG,
   ...FLASHCARDS_MSG,
   profile: {
     title: 'Your Profile',

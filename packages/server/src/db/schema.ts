@@ -16,3 +16,4 @@ export * from './schema/realtime.ts';
 export * from './schema/push.ts';
 export * from './schema/moderation.ts';
 export * from './schema/study-sessions.ts';
+export * from './schema/schedule.ts';

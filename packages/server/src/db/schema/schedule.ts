@@ -1,0 +1,62 @@
+import { customType, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './auth.ts';
+
+/** 336 bits, one per half hour of a week (PostgreSQL bit(336)): the matching signal is bit_count(a & b). */
+const weekBits = customType<{ data: string; driverData: string }>({ dataType: () => 'bit(336)' });
+
+/**
+ * A student's painted week (issue 27 part 1): 336 cells ('1' free) in their IANA zone, and the same week as free
+ * half hours of a UTC week (painted less imported busy times, recomputed on every change and re-read) for ranking.
+ */
+export const scheduleWeeks = pgTable(
+  'schedule_weeks',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    timeZone: text('time_zone').notNull(),
+    cells: text('cells').notNull(),
+    utcFree: weekBits('utc_free').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('schedule_weeks_updated_idx').on(t.updatedAt)],
+);
+
+/** Where a student's busy times come from: an uploaded file or an https address re-read daily. */
+export const scheduleImports = pgTable('schedule_imports', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['file', 'url'] }).notNull(),
+  source: text('source').notNull(),
+  lastImportAt: timestamp('last_import_at', { withTimezone: true, mode: 'date' }),
+  lastError: text('last_error'),
+});
+
+/** Imported busy occurrences (recurring events expanded into the window); private to their student. */
+export const scheduleBusy = pgTable(
+  'schedule_busy',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    seriesKey: text('series_key').notNull(),
+    title: text('title').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('schedule_busy_user_start_idx').on(t.userId, t.startsAt)],
+);
+
+/** The override layer: an occurrence or a whole series the student marked free; kept across re-reads. */
+export const scheduleOverrides = pgTable(
+  'schedule_overrides',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);

@@ -1,0 +1,263 @@
+/**
+ * Free time (issue 27 parts 1, 2 and 5). What other features may call (study sessions build on these):
+ *
+ * - `studentsOverlap(ctx, { studentIds, from?, days?, lengthMinutes, skipDueHours?, courseId? })` →
+ *   `StudentsOverlap`: for any set of students and a window (default: from the next half hour, 14 days), how many
+ *   are free in each 30-minute cell (`counts`, UTC instants from `windowStart`) and the three best slots of the
+ *   length asked for (`slots`). Counts only: never whose cells, never event titles. No access check: the caller
+ *   decides whose overlap the viewer may see.
+ * - `findATimeForGroup(ctx, viewerId, groupId, query)` / `findATimeWithFriend(ctx, viewerId, friendId, query)` →
+ *   `FindATimeResult` (@studybuddy/shared/schedule), with the membership / friendship checks; the routes
+ *   `GET /api/groups/:groupId/find-a-time` and `GET /api/friends/:friendId/find-a-time` answer them.
+ * - `scheduleSql.freeOverlap(viewerId, userIdColumn)`: the scalar the match ranking embeds;
+ *   `freeTogether(ctx, viewerId, otherIds)`: the "free together: Tue 14:00–16:00" block of each other student.
+ */
+import { MSG } from '@studybuddy/shared/messages';
+import {
+  SCHEDULE_LIMITS,
+  type FindATimeQuery,
+  type FindATimeResult,
+  type FreeTogether,
+  type MySchedule,
+  type SaveWeekInput,
+} from '@studybuddy/shared/schedule';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
+import { getGroup } from '../groups/groups.service.ts';
+import { hotGroupParts } from '../groups/hot-group-access.service.ts';
+import { cachedCoursework } from '../lms/coursework.service.ts';
+import { friendships } from '../social/friendships.service.ts';
+import { bestSlots, overlapCounts, type Slot } from './overlap.ts';
+import * as repo from './schedule.repository.ts';
+import { CELL_MS, freeCells, nextCellStart, nextUtcMonday, type Interval } from './time-cells.ts';
+import { longestShared, utcWeekBits } from './utc-week.ts';
+
+const EMPTY_WEEK = '0'.repeat(SCHEDULE_LIMITS.cellsPerWeek);
+const HOUR_MS = 3_600_000;
+
+export interface OverlapRequest {
+  studentIds: readonly string[];
+  /** Window start; rounded up to the next half hour. Default: now. */
+  from?: Date;
+  days?: number;
+  lengthMinutes: number;
+  /** Hours before each student's due dates of `courseId` that count as busy (0 or absent: off). */
+  skipDueHours?: number;
+  courseId?: string | null;
+  /** How many slots to propose (default 3). */
+  proposals?: number;
+}
+
+export interface StudentsOverlap {
+  windowStart: Date;
+  cellMinutes: number;
+  memberCount: number;
+  counts: number[];
+  slots: Slot[];
+  dueDatesSkipped: boolean;
+}
+
+/** Busy intervals per student from their imports, overrides left out. */
+async function busyIntervals(ctx: AppContext, ids: readonly string[], from: Date, to: Date) {
+  const byUser = new Map<string, Interval[]>();
+  for (const b of await repo.busyOf(ctx.db, ids, from, to)) {
+    if (b.overridden) continue;
+    const list = byUser.get(b.userId) ?? [];
+    list.push({ startMs: b.startsAt.getTime(), endMs: b.endsAt.getTime() });
+    byUser.set(b.userId, list);
+  }
+  return byUser;
+}
+
+/** The hours before each student's own due dates of the course (read through the LMS feature's service). */
+async function dueIntervals(ctx: AppContext, ids: readonly string[], courseId: string, hours: number) {
+  const byUser = new Map<string, Interval[]>();
+  await Promise.all(
+    ids.map(async (id) => {
+      const items = (await cachedCoursework(ctx, id)) ?? [];
+      const list: Interval[] = [];
+      for (const item of items) {
+        if (item.course_id !== courseId || !item.due_date) continue;
+        const due = Date.parse(item.due_date);
+        if (Number.isFinite(due)) list.push({ startMs: due - hours * HOUR_MS, endMs: due });
+      }
+      byUser.set(id, list);
+    }),
+  );
+  return byUser;
+}
+
+export async function studentsOverlap(ctx: AppContext, req: OverlapRequest): Promise<StudentsOverlap> {
+  const ids = [...new Set(req.studentIds)];
+  const startMs = nextCellStart((req.from ?? new Date()).getTime());
+  const count = Math.round(((req.days ?? SCHEDULE_LIMITS.windowDays) * 86_400_000) / CELL_MS);
+  const endMs = startMs + count * CELL_MS;
+  const skip = req.skipDueHours && req.courseId ? req.skipDueHours : 0;
+  const [weeks, busy, due] = await Promise.all([
+    repo.weeksOf(ctx.db, ids),
+    busyIntervals(ctx, ids, new Date(startMs), new Date(endMs)),
+    skip ? dueIntervals(ctx, ids, req.courseId!, skip) : Promise.resolve(new Map<string, Interval[]>()),
+  ]);
+  const weekOf = new Map(weeks.map((w) => [w.userId, w]));
+  const free = ids.map((id) => {
+    const w = weekOf.get(id);
+    const blocked = [...(busy.get(id) ?? []), ...(due.get(id) ?? [])];
+    return freeCells(w?.cells ?? EMPTY_WEEK, w?.timeZone ?? 'UTC', startMs, count, blocked);
+  });
+  const lengthCells = Math.max(1, Math.round(req.lengthMinutes / SCHEDULE_LIMITS.cellMinutes));
+  return {
+    windowStart: new Date(startMs),
+    cellMinutes: SCHEDULE_LIMITS.cellMinutes,
+    memberCount: ids.length,
+    counts: overlapCounts(free, count),
+    slots: bestSlots(free, startMs, count, lengthCells, req.proposals ?? SCHEDULE_LIMITS.proposals),
+    dueDatesSkipped: skip > 0,
+  };
+}
+
+function toResult(o: StudentsOverlap, canSkipDueDates: boolean): FindATimeResult {
+  return {
+    windowStart: o.windowStart.toISOString(),
+    cellMinutes: o.cellMinutes,
+    memberCount: o.memberCount,
+    counts: o.counts,
+    slots: o.slots.map((s) => ({
+      start: new Date(s.startMs).toISOString(),
+      end: new Date(s.endMs).toISOString(),
+      freeCount: s.freeCount,
+      memberCount: s.memberCount,
+    })),
+    dueDatesSkipped: o.dueDatesSkipped,
+    canSkipDueDates,
+  };
+}
+
+/** Find a time in a group the viewer is a member of; a hot group's course gives the due dates to skip. */
+export async function findATimeForGroup(
+  ctx: AppContext,
+  viewerId: string,
+  groupId: string,
+  query: FindATimeQuery,
+  now = new Date(),
+): Promise<FindATimeResult> {
+  const group = await getGroup(ctx, viewerId, groupId);
+  const courseId = hotGroupParts(groupId)?.courseId ?? null;
+  const overlap = await studentsOverlap(ctx, {
+    studentIds: group.members.map((m) => m.id),
+    from: now,
+    lengthMinutes: query.length,
+    skipDueHours: query.skipDue,
+    courseId,
+  });
+  return toResult(overlap, courseId !== null);
+}
+
+/** Find a time for two friends (their chat). */
+export async function findATimeWithFriend(
+  ctx: AppContext,
+  viewerId: string,
+  friendId: string,
+  query: FindATimeQuery,
+  now = new Date(),
+): Promise<FindATimeResult> {
+  if (friendId === viewerId || !(await friendships.areFriends(ctx.db, viewerId, friendId))) {
+    throw forbidden(MSG.findTime.notFriends);
+  }
+  const overlap = await studentsOverlap(ctx, {
+    studentIds: [viewerId, friendId],
+    from: now,
+    lengthMinutes: query.length,
+  });
+  return toResult(overlap, false);
+}
+
+/** Recomputes the student's UTC week (the matching signal) from their week and next week's busy times. */
+export async function refreshUtcWeek(ctx: AppContext, userId: string, now = new Date()): Promise<void> {
+  const [week] = await repo.weeksOf(ctx.db, [userId]);
+  if (!week) return;
+  await repo.setUtcFree(ctx.db, userId, await utcFreeOf(ctx, week, now));
+}
+
+async function utcFreeOf(ctx: AppContext, week: repo.WeekRow, now: Date): Promise<string> {
+  const monday = nextUtcMonday(now.getTime());
+  const busy = await busyIntervals(ctx, [week.userId], new Date(monday), new Date(monday + 7 * 86_400_000));
+  return utcWeekBits(week.cells, week.timeZone, monday, busy.get(week.userId) ?? []);
+}
+
+/** The student's own schedule: week, import state and busy blocks of the next two weeks (with titles: theirs). */
+export async function mySchedule(ctx: AppContext, userId: string, now = new Date()): Promise<MySchedule> {
+  const [week] = await repo.weeksOf(ctx.db, [userId]);
+  const from = new Date(nextCellStart(now.getTime()) - CELL_MS);
+  const to = new Date(from.getTime() + SCHEDULE_LIMITS.windowDays * 86_400_000);
+  const [imp, busy, events] = await Promise.all([
+    repo.findImport(ctx.db, userId),
+    repo.busyOf(ctx.db, [userId], from, to),
+    repo.busyCount(ctx.db, userId),
+  ]);
+  return {
+    timeZone: week?.timeZone ?? 'UTC',
+    cells: week?.cells ?? EMPTY_WEEK,
+    saved: Boolean(week),
+    import: {
+      kind: imp?.kind ?? 'none',
+      source: imp?.source ?? '',
+      lastImportAt: imp?.lastImportAt?.toISOString() ?? null,
+      lastError: imp?.lastError ?? null,
+      events,
+    },
+    busy: busy.map((b) => ({
+      key: b.key,
+      seriesKey: b.seriesKey,
+      title: b.title,
+      start: b.startsAt.toISOString(),
+      end: b.endsAt.toISOString(),
+      overridden: b.overridden,
+    })),
+  };
+}
+
+export async function saveWeek(ctx: AppContext, userId: string, input: SaveWeekInput, now = new Date()) {
+  const row = { userId, timeZone: input.timeZone, cells: input.cells };
+  await repo.saveWeek(ctx.db, { ...row, utcFree: await utcFreeOf(ctx, row, now) });
+  return mySchedule(ctx, userId, now);
+}
+
+/** The override layer: an imported occurrence (or its whole series) marked free, or busy again. */
+export async function setOverride(ctx: AppContext, userId: string, key: string, free: boolean, now = new Date()) {
+  if (free) {
+    if (!(await repo.hasBusyKey(ctx.db, userId, key))) throw badRequest(MSG.schedule.unknownBlock, 'key');
+    if ((await repo.overrideCount(ctx.db, userId)) >= SCHEDULE_LIMITS.maxOverrides) {
+      throw badRequest(MSG.schedule.tooManyOverrides, 'key');
+    }
+  }
+  await repo.setOverride(ctx.db, userId, key, free);
+  await refreshUtcWeek(ctx, userId, now);
+  return mySchedule(ctx, userId, now);
+}
+
+/** For each other student with a week: the longest block both are free in the viewer's zone, or null. */
+export async function freeTogether(
+  ctx: AppContext,
+  viewerId: string,
+  otherIds: readonly string[],
+): Promise<Map<string, FreeTogether | null>> {
+  const out = new Map<string, FreeTogether | null>();
+  const weeks = await repo.utcWeeksOf(ctx.db, [viewerId, ...otherIds]);
+  const mine = weeks.find((w) => w.userId === viewerId);
+  if (!mine) return out;
+  const [viewerWeek] = await repo.weeksOf(ctx.db, [viewerId]);
+  const tz = viewerWeek?.timeZone ?? 'UTC';
+  const monday = nextUtcMonday(Date.now());
+  for (const w of weeks) {
+    if (w.userId === viewerId) continue;
+    out.set(w.userId, longestShared(mine.utcFree, w.utcFree, tz, monday));
+  }
+  return out;
+}
+
+/** SQL other features embed in one-statement queries (the match ranking's free-time tiebreak). */
+export const scheduleSql = { freeOverlap: repo.freeOverlapSql };
+
+/** Of the candidates, those with the most shared free half hours with the viewer (best first). */
+export const mostSharedFree = (ctx: AppContext, viewerId: string, candidateIds: readonly string[], limit: number) =>
+  repo.mostSharedFree(ctx.db, viewerId, candidateIds, limit);
