@@ -6,7 +6,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { MSG } from '@studybuddy/shared/messages';
 import type { TrustProxy } from '../config.ts';
 import type { ConnectionLimits } from '../connection-config.ts';
-import { AppError, errorBody } from './errors.ts';
+import { errorBody } from './errors.ts';
 import { isSocketUpgrade } from './fair-share.ts';
 
 /**
@@ -303,8 +303,12 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
         if (!take(key)) {
           stats.tooManyRequests++;
           warnOnce(key, { via: request.raw.socket?.remoteAddress }, 'too many requests open from one address');
-          reply.header('connection', 'close');
-          throw new AppError(429, 'too_many_connections', MSG.connections.tooMany);
+          // Answered as a refused connection is, straight on the socket: a flood's thousand refusals then cost no
+          // reply pipeline each (hooks, serialiser, compression), which would hold the event loop, and so every
+          // other student and the health probe, for hundreds of milliseconds.
+          reply.hijack();
+          endConnection(request.raw.socket, 429, 'too_many_connections', MSG.connections.tooMany);
+          return;
         }
         // Open until it is answered (or the connection is gone) and its body has arrived (or will not).
         let pending = 2;
