@@ -17,3 +17,4 @@ export * from './schema/push.ts';
 export * from './schema/moderation.ts';
 export * from './schema/study-sessions.ts';
 export * from './schema/schedule.ts';
+export * from './schema/flashcards.ts';

@@ -55,6 +55,12 @@ export const TABLE_OWNERS: Record<string, string> = {
   study_sessions: 'features/study-sessions',
   study_session_rsvps: 'features/study-sessions',
   study_session_presence: 'features/study-sessions',
+  flashcard_decks: 'features/flashcards',
+  flashcards: 'features/flashcards',
+  flashcard_progress: 'features/flashcards',
+  flashcard_shares: 'features/flashcards',
+  flashcard_settings: 'features/flashcards',
+  flashcard_quizzes: 'features/flashcards',
 };
 
 export interface SourceFile {
