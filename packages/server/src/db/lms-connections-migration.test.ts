@@ -1,24 +1,10 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyMigrations } from '../test/migrations-copy.ts';
 import { migrationsFolder } from './migrations-folder.ts';
-
-/** A copy of the migrations that stops before `tag` (the journal lists only the earlier ones). */
-async function migrationsBefore(tag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'sb-migrations-'));
-  await cp(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 // Migration 0015 moves the Canvas link out of `profiles` into `lms_connections` (owned by the LMS feature).
 describe('migration 0015_lms_connections', () => {
@@ -27,7 +13,7 @@ describe('migration 0015_lms_connections', () => {
 
   beforeAll(async () => {
     client = await PGlite.create();
-    before = await migrationsBefore('0015_lms_connections');
+    before = await copyMigrations({ before: '0015_lms_connections' });
     await migrate(drizzle(client), { migrationsFolder: before });
     for (const [id, url, token] of [
       ['u-linked', 'https://canvas.ucla.edu', 'v1.box-of-u-linked'],

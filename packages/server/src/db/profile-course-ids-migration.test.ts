@@ -1,24 +1,10 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyMigrations } from '../test/migrations-copy.ts';
 import { migrationsFolder } from './migrations-folder.ts';
-
-/** A copy of the migrations that stops before `tag` (the journal lists only the earlier ones). */
-async function migrationsBefore(tag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'sb-migrations-'));
-  await cp(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 const ALL_TYPES = ['assignment', 'quiz', 'discussion', 'module_item'];
 const item = (id: string, courseId: string) => ({ id, course_id: courseId, name: `Item ${id}`, type: 'assignment' });
@@ -40,7 +26,7 @@ describe('migration 0016_profile_course_ids', () => {
 
   beforeAll(async () => {
     client = await PGlite.create();
-    before = await migrationsBefore('0016_profile_course_ids');
+    before = await copyMigrations({ before: '0016_profile_course_ids' });
     await migrate(drizzle(client), { migrationsFolder: before });
     const profiles: [string, { id: string; name: string }[]][] = [
       // Typed by hand through the API with a hot group's course id, plus one the web app keyed.

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,6 +14,7 @@ import { buildApp, type App } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { logIn } from '../features/auth/auth-test-helpers.ts';
 import { dropPostgres, makePostgres } from '../test/postgres-databases.ts';
+import { copyMigrations } from '../test/migrations-copy.ts';
 import { migrationsFolder } from './migrations-folder.ts';
 import releasesFile from './releases.json' with { type: 'json' };
 
@@ -44,17 +45,6 @@ async function schemaHash(entries: JournalEntry[]): Promise<string> {
     hash.update(await readFile(path.join(migrationsFolder, `${e.tag}.sql`)));
   }
   return hash.digest('hex');
-}
-
-/** A copy of the migrations folder whose journal stops where `release` did. */
-async function migrationsOf(release: Release, work: string): Promise<string> {
-  const dir = path.join(work, `migrations-${release.version}`);
-  await cp(migrationsFolder, dir, { recursive: true });
-  const file = path.join(dir, 'meta', '_journal.json');
-  const j = JSON.parse(await readFile(file, 'utf8')) as { entries: JournalEntry[] };
-  j.entries = j.entries.slice(0, release.migrations);
-  await writeFile(file, JSON.stringify(j));
-  return dir;
 }
 
 const dataOf = (release: Release) =>
@@ -92,7 +82,7 @@ describe.each(releases.slice(0, 1))('upgrading a $version database to this versi
 
   it('applies the migrations since, keeps every row, and the server serves them', async () => {
     work = await mkdtemp(path.join(tmpdir(), 'sb-upgrade-'));
-    const oldMigrations = await migrationsOf(release, work);
+    const oldMigrations = await copyMigrations(release.migrations, path.join(work, `migrations-${release.version}`));
     const data = await dataOf(release);
     const dataDir = path.join(work, 'data');
     const base = process.env.TEST_DATABASE_URL;
