@@ -5,7 +5,14 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { hashFile } from './hash-file.ts';
-import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
+import {
+  assertSafePath,
+  folderOf,
+  newObjectMeta,
+  type PutOptions,
+  type Storage,
+  type StoredObjectMeta,
+} from './storage.ts';
 
 const META_SUFFIX = '.meta.json';
 const TMP_SUFFIX = '.tmp';
@@ -40,22 +47,7 @@ export function createFsStorage(root: string): Storage {
     options: PutOptions,
   ) => {
     const previous = await readMeta(file);
-    const now = new Date().toISOString();
-    const meta: StoredObjectMeta = {
-      bucket: 'local',
-      fullPath,
-      name: path.posix.basename(fullPath),
-      size,
-      contentType: options.contentType,
-      timeCreated: previous?.timeCreated ?? now,
-      updated: now,
-      md5Hash: md5,
-      cacheControl: options.cacheControl,
-      contentDisposition: options.contentDisposition,
-      contentEncoding: options.contentEncoding,
-      contentLanguage: options.contentLanguage,
-      customMetadata: options.customMetadata ?? {},
-    };
+    const meta = newObjectMeta('local', fullPath, { size, md5Hash: md5, created: previous?.timeCreated }, options);
     await rename(tmp, file);
     const metaTmp = tmpName(file);
     await writeFile(metaTmp, JSON.stringify(meta));

@@ -16,7 +16,14 @@ import {
 import type { S3Config } from '../../config.ts';
 import { StorageUnavailableError } from '../faults.ts';
 import { hashFile } from './hash-file.ts';
-import { assertSafePath, folderOf, type PutOptions, type Storage, type StoredObjectMeta } from './storage.ts';
+import {
+  assertSafePath,
+  folderOf,
+  newObjectMeta,
+  type PutOptions,
+  type Storage,
+  type StoredObjectMeta,
+} from './storage.ts';
 
 // Our own fields ride along as S3 user metadata (x-amz-meta-*); custom metadata is base64url JSON so that
 // any key or value (case, non-ASCII) survives the trip.
@@ -157,21 +164,7 @@ export function createS3Storage(
         ),
       Buffer.isBuffer(body),
     );
-    return {
-      bucket: Bucket,
-      fullPath,
-      name: path.posix.basename(fullPath),
-      size,
-      contentType: options.contentType,
-      timeCreated: previous?.timeCreated ?? now,
-      updated: now,
-      md5Hash: md5,
-      cacheControl: options.cacheControl,
-      contentDisposition: options.contentDisposition,
-      contentEncoding: options.contentEncoding,
-      contentLanguage: options.contentLanguage,
-      customMetadata,
-    };
+    return newObjectMeta(Bucket, fullPath, { size, md5Hash: md5, created: previous?.timeCreated, at: now }, options);
   };
 
   const list = async (prefix: string): Promise<string[]> => {

@@ -27,6 +27,34 @@ export interface PutOptions {
   customMetadata?: Record<string, string>;
 }
 
+/**
+ * The metadata of an object written `at` (ISO time, default now); `created`: when an earlier version at the same
+ * path was first written, if any.
+ */
+export function newObjectMeta(
+  bucket: string,
+  fullPath: string,
+  written: { size: number; md5Hash: string; created?: string; at?: string },
+  options: PutOptions,
+): StoredObjectMeta {
+  const now = written.at ?? new Date().toISOString();
+  return {
+    bucket,
+    fullPath,
+    name: fullPath.slice(fullPath.lastIndexOf('/') + 1),
+    size: written.size,
+    contentType: options.contentType,
+    timeCreated: written.created ?? now,
+    updated: now,
+    md5Hash: written.md5Hash,
+    cacheControl: options.cacheControl,
+    contentDisposition: options.contentDisposition,
+    contentEncoding: options.contentEncoding,
+    contentLanguage: options.contentLanguage,
+    customMetadata: options.customMetadata ?? {},
+  };
+}
+
 /** Object storage: local disk by default, any S3-compatible service when configured. */
 export interface Storage {
   readonly driver: 'fs' | 's3';
