@@ -1,15 +1,15 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@studybuddy/canvas-emulator/server';
 import type { ChatMessage, ConversationRef } from '@studybuddy/shared/chat';
 import { filePathOfUrl } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
-import type { Db } from '../../db/connect.ts';
 import { groups, pushSubscriptions, sessions, storedFiles } from '../../db/schema.ts';
 import { WS_CLOSE_SIGNED_OUT } from '@studybuddy/shared/realtime';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
+import { rowsNaming } from '../../test/rows-naming.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
 import { chatRef, friends, history, pngBytes, post, upload, wavBytes } from '../chat/chat.test-kit.ts';
@@ -25,23 +25,6 @@ async function walk(dir: string, prefix = ''): Promise<string[]> {
     else out.push(rel);
   }
   return out;
-}
-
-/** Every row of every table of the public schema whose text contains one of the needles. */
-async function rowsNaming(db: Db, needles: string[]): Promise<{ table: string; row: string }[]> {
-  const query = async <T>(q: ReturnType<typeof sql.raw>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
-  const tables = await query<{ table_name: string }>(
-    sql.raw(
-      `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
-    ),
-  );
-  const found: { table: string; row: string }[] = [];
-  for (const { table_name } of tables) {
-    for (const { row } of await query<{ row: string }>(sql.raw(`select t::text as row from "${table_name}" t`))) {
-      if (needles.some((n) => row.toLowerCase().includes(n.toLowerCase()))) found.push({ table: table_name, row });
-    }
-  }
-  return found;
 }
 
 const CANVAS_TOKEN = 'deletion-token-0123456789abcdefghij';

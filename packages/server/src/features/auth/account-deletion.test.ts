@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadedFile } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
-import type { Db } from '../../db/connect.ts';
 import {
   calendarFeeds,
   calendarGoogleTokens,
@@ -14,27 +13,11 @@ import {
   sessions,
   users,
 } from '../../db/schema.ts';
+import { rowsNaming } from '../../test/rows-naming.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { stagingDir } from '../files/files.service.ts';
 import { jpegWithGps, uploadDirect } from '../files/upload-test-helpers.ts';
-
-/** Every row of every table of the public schema whose text contains one of the needles. */
-async function rowsNaming(db: Db, needles: string[]): Promise<{ table: string; row: string }[]> {
-  const query = async <T>(q: ReturnType<typeof sql.raw>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
-  const tables = await query<{ table_name: string }>(
-    sql.raw(
-      `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
-    ),
-  );
-  const found: { table: string; row: string }[] = [];
-  for (const { table_name } of tables) {
-    for (const { row } of await query<{ row: string }>(sql.raw(`select t::text as row from "${table_name}" t`))) {
-      if (needles.some((n) => row.toLowerCase().includes(n.toLowerCase()))) found.push({ table: table_name, row });
-    }
-  }
-  return found;
-}
 
 describe('DELETE /api/account', () => {
   let t: TestApp;
