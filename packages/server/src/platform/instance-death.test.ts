@@ -123,89 +123,91 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an instance dies mid-upload and
   const on = (server: SpawnedServer, url: string, init: RequestInit = {}) =>
     fetch(`${server.base}${url}`, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
 
-  // KNOWN BUG (issue 31 case 5, session 7 note): on a loaded machine (load 7 with a core kept busy, and 25) the
-  // survivor answers the resuming HEAD with 503 about 10 s after the kill, again on every try for 30 s; on a quiet
-  // machine this passes in 15 s. Until the cause is found it runs outside CI only (npm test without CI=true).
-  it.skipIf(process.env.CI === 'true')(
-    'continues a resumable upload on another instance after the one receiving it was killed, storing it once',
-    async () => {
-      const [dying, next, third] = servers as [SpawnedServer, SpawnedServer, SpawnedServer];
-      const data = randomBytes(20 * MB + 4321);
-      const made = await on(dying, '/api/resumable', {
-        method: 'POST',
-        headers: {
-          ...TUS,
-          'Upload-Length': String(data.length),
-          'Upload-Metadata': tusMetadata({ target: 'course-document', courseId: 'seed-0', filename: 'thesis.pdf' }),
-        },
+  // On a busy machine the instance often dies while it is sending a part to the bucket: the test's S3 store (and
+  // compose's) then kept a cut part that broke every later ListParts, so the survivor answered 503 (issue 31,
+  // fixed in s3rver-store.ts; s3rver-store.test.ts holds it without timing).
+  it('continues a resumable upload on another instance after the one receiving it was killed, storing it once', async () => {
+    const [dying, next, third] = servers as [SpawnedServer, SpawnedServer, SpawnedServer];
+    const data = randomBytes(20 * MB + 4321);
+    const made = await on(dying, '/api/resumable', {
+      method: 'POST',
+      headers: {
+        ...TUS,
+        'Upload-Length': String(data.length),
+        'Upload-Metadata': tusMetadata({ target: 'course-document', courseId: 'seed-0', filename: 'thesis.pdf' }),
+      },
+    });
+    expect(made.status).toBe(201);
+    const url = made.headers.get('location')!;
+    const id = url.split('/').pop()!;
+    const patch = (server: SpawnedServer, offset: number, body: Buffer) =>
+      on(server, url, {
+        method: 'PATCH',
+        headers: { ...TUS, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
+        body,
       });
-      expect(made.status).toBe(201);
-      const url = made.headers.get('location')!;
-      const id = url.split('/').pop()!;
-      const patch = (server: SpawnedServer, offset: number, body: Buffer) =>
-        on(server, url, {
-          method: 'PATCH',
-          headers: { ...TUS, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
-          body,
-        });
-      const first = 6 * MB;
-      expect((await patch(dying, 0, data.subarray(0, first))).status).toBe(204);
+    const first = 6 * MB;
+    expect((await patch(dying, 0, data.subarray(0, first))).status).toBe(204);
 
-      // The next chunk is on its way (past one whole 8 MB part of the bucket) when its instance dies.
-      let sent = 0;
-      const cut = streamingPatch(`${dying.base}${url}`, cookie, first, data.subarray(first), (n) => (sent = n));
-      await until('10 MB of the chunk sent', async () => (sent >= 10 * MB ? true : undefined), 60_000);
-      await dying.kill();
-      expect(await cut).toBe(0);
+    // The next chunk is on its way (past one whole 8 MB part of the bucket) when its instance dies.
+    let sent = 0;
+    const cut = streamingPatch(`${dying.base}${url}`, cookie, first, data.subarray(first), (n) => (sent = n));
+    await until('10 MB of the chunk sent', async () => (sent >= 10 * MB ? true : undefined), 60_000);
+    await dying.kill();
+    expect(await cut).toBe(0);
 
-      // Another instance says where to go on, once the dead one's lock has run out; nothing past what was sent.
-      const asked = performance.now();
-      const head = await on(next, url, { method: 'HEAD', headers: TUS });
-      const waitedMs = performance.now() - asked;
-      expect(
-        head.status,
-        `${waitedMs} ms: ${await head.text()} ${next
-          .logs()
-          .split('\n')
-          .filter((l) => /"level":(40|50)/.test(l))
-          .join('\n')
-          .slice(0, 3000)}`,
-      ).toBe(200);
-      let offset = Number(head.headers.get('upload-offset'));
-      expect(offset).toBeGreaterThanOrEqual(first);
-      expect(offset).toBeLessThanOrEqual(first + sent);
-      expect(waitedMs).toBeLessThan(30_000);
+    // Another instance says where to go on, once the dead one's lock has run out; nothing past what was sent.
+    const asked = performance.now();
+    const head = await on(next, url, { method: 'HEAD', headers: TUS });
+    const waitedMs = performance.now() - asked;
+    expect(
+      head.status,
+      `${waitedMs} ms: ${await head.text()} ${next
+        .logs()
+        .split('\n')
+        .filter((l) => /"level":(40|50)/.test(l))
+        .join('\n')
+        .slice(0, 3000)}`,
+    ).toBe(200);
+    let offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBeGreaterThanOrEqual(first);
+    expect(offset).toBeLessThanOrEqual(first + sent);
+    expect(waitedMs).toBeLessThan(30_000);
 
-      let last: Response | undefined;
-      let refusals = 0;
-      for (let i = 0; offset < data.length; i++) {
-        last = await patch(i % 2 ? third : next, offset, data.subarray(offset, offset + 4 * MB));
-        if (last.status === 503 && refusals++ < 3) {
-          // The store was slow to answer on a busy machine (a clear 503): a tus client asks where it stands and goes on.
-          offset = Number((await on(next, url, { method: 'HEAD', headers: TUS })).headers.get('upload-offset'));
-          continue;
-        }
-        expect([204, 200], `PATCH at ${offset}: ${last.status} ${await last.clone().text()}`).toContain(last.status);
-        offset = Number(last.headers.get('upload-offset'));
+    let file: UploadedFile | undefined;
+    let refusals = 0;
+    for (let i = 0; offset < data.length; i++) {
+      const last = await patch(i % 2 ? third : next, offset, data.subarray(offset, offset + 4 * MB));
+      if (last.status === 503 && refusals++ < 3) {
+        // The store was slow to answer on a busy machine (a clear 503): a tus client asks where it stands and goes on.
+        offset = Number((await on(next, url, { method: 'HEAD', headers: TUS })).headers.get('upload-offset'));
+        continue;
       }
-      expect(last!.status).toBe(200);
-      const { file } = (await last!.json()) as { file: UploadedFile };
-      expect(file.md5Hash).toBe(md5(data));
-      const download = await on(third, file.url);
-      expect(md5(Buffer.from(await download.arrayBuffer()))).toBe(md5(data));
+      expect([204, 200], `PATCH at ${offset}: ${last.status} ${await last.clone().text()}`).toContain(last.status);
+      if (last.status === 200) file = ((await last.json()) as { file: UploadedFile }).file;
+      offset = Number(last.headers.get('upload-offset'));
+    }
+    // Every byte is in, but the last PATCH's answer may have been such a refusal (storing the file timed out): the
+    // web app then asks for the result, which stores the file now if need be.
+    if (!file) {
+      const result = await on(third, `${url}/result`);
+      expect(result.status, await result.clone().text()).toBe(200);
+      file = ((await result.json()) as { file: UploadedFile }).file;
+    }
+    expect(file.md5Hash).toBe(md5(data));
+    const download = await on(third, file.url);
+    expect(md5(Buffer.from(await download.arrayBuffer()))).toBe(md5(data));
 
-      const stored = servers.flatMap((s) =>
-        logLines(s).filter((l) => l.msg === 'resumable upload stored' && l.upload === id),
-      );
-      expect(stored).toHaveLength(1);
-      const [row] = await database.db.select().from(resumableUploads).where(eq(resumableUploads.id, id));
-      expect(row).toMatchObject({ state: 'stored', size: data.length });
-      expect(await database.db.select().from(storedFiles).where(eq(storedFiles.path, file.path))).toHaveLength(1);
-      // Nothing of it is left staged in the bucket (the dead instance's unfinished part included).
-      expect((await createS3Storage(s3.config).list('resumable')).filter((k) => k.includes(id))).toEqual([]);
-    },
-    240_000,
-  );
+    const stored = servers.flatMap((s) =>
+      logLines(s).filter((l) => l.msg === 'resumable upload stored' && l.upload === id),
+    );
+    expect(stored).toHaveLength(1);
+    const [row] = await database.db.select().from(resumableUploads).where(eq(resumableUploads.id, id));
+    expect(row).toMatchObject({ state: 'stored', size: data.length });
+    expect(await database.db.select().from(storedFiles).where(eq(storedFiles.path, file.path))).toHaveLength(1);
+    // Nothing of it is left staged in the bucket (the dead instance's unfinished part included).
+    expect((await createS3Storage(s3.config).list('resumable')).filter((k) => k.includes(id))).toEqual([]);
+  }, 240_000);
 
   it('takes over the document job of an instance killed mid-OCR once, from the page it reached', async () => {
     // Two or three: the test above kills one where it runs.

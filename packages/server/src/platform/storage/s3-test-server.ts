@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type S3rver from 's3rver';
 import type { S3Config } from '../../config.ts';
 import { startS3rver } from './s3rver-store.ts';
 
@@ -8,6 +9,8 @@ export interface LocalS3 {
   config: S3Config;
   /** The same settings as environment variables (STORAGE=s3 and S3_*). */
   env: Record<string, string>;
+  /** The s3rver itself, for a test that watches what it does with a request. */
+  server: S3rver;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export async function startLocalS3(bucket = 'studybuddy-test'): Promise<LocalS3>
   };
   return {
     config,
+    server,
     env: {
       STORAGE: 's3',
       S3_ENDPOINT: config.endpoint!,

@@ -1,5 +1,9 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3rver from 's3rver';
 
 const noSuchUpload = (ctx: { status: number; type: string; body: unknown }) => {
@@ -30,7 +34,8 @@ function addMultipartListing(server: S3rver) {
       ctx.status = 204;
       return;
     }
-    const numbers = names.filter((n) => /^\d+$/.test(n)).map(Number);
+    // A part is listed once its checksum is written (completeWritesOnly writes it before the part's bytes appear).
+    const numbers = names.filter((n) => /^\d+$/.test(n) && names.includes(`${n}.md5`)).map(Number);
     const parts = await Promise.all(
       numbers
         .sort((a, b) => a - b)
@@ -52,6 +57,58 @@ function addMultipartListing(server: S3rver) {
   };
   // Just before the router (the last middleware), after s3rver's XML encoding of plain-object bodies.
   server.middleware.splice(server.middleware.length - 1, 0, handle);
+}
+
+/**
+ * The bytes of `content` into `file` as S3 keeps them: all or nothing. They go to a temporary name first and are
+ * renamed into place only once the request body ended and every byte is on disk; a body cut off mid-way (its
+ * sender died) leaves nothing behind and is an error. `beforePlacing` runs between the two (the checksum file).
+ */
+async function writeWhole(file: string, content: Readable | Buffer, beforePlacing: (md5: string) => Promise<void>) {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.writing`;
+  const hash = createHash('md5');
+  let size = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  try {
+    if (Buffer.isBuffer(content)) {
+      count.end(content);
+      await pipeline(count, createWriteStream(temporary));
+    } else await pipeline(content, count, createWriteStream(temporary));
+    const md5 = hash.digest('hex');
+    await beforePlacing(md5);
+    await rename(temporary, file);
+    return { size, md5 };
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * s3rver writes an object or a part in place and answers once its body was read, not written: a PUT whose sender
+ * died mid-body left a short part with no checksum, which made every later ListParts of that upload fail (500), so
+ * no other instance could resume it (issue 31 case 5), and a cut PUT of an object replaced the object with its
+ * first bytes. As on S3, a write now either lands whole or not at all.
+ */
+function completeWritesOnly(server: S3rver) {
+  const store = server.store;
+  store.putPart = async (bucket, uploadId, partNumber, content) => {
+    const file = path.join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, String(partNumber));
+    return writeWhole(file, content, (md5) => writeFile(`${file}.md5`, md5));
+  };
+  store.putObject = async (object) => {
+    const file = store.getResourcePath(object.bucket, object.key, 'object');
+    return writeWhole(file, object.content, (md5) =>
+      store.putMetadata(object.bucket, object.key, object.metadata, md5),
+    );
+  };
 }
 
 export interface S3rverOptions {
@@ -80,6 +137,7 @@ export async function startS3rver(options: S3rverOptions): Promise<{ server: S3r
     // compose's `s3` for a bucket's.
     vhostBuckets: false,
   });
+  completeWritesOnly(server);
   addMultipartListing(server);
   const { port } = await server.run();
   return { server, port };
