@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { RealtimeEvent } from '@studybuddy/shared/realtime';
 import type { Envelope, EventBus } from './event-bus.ts';
 import { createPgBus } from './pg-bus.ts';
+import { startCutProxy } from '../../test/tcp-cut-proxy.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -14,6 +15,15 @@ const event = (i: number, name = `n${i}`): RealtimeEvent => ({
   userId: String(i),
   name,
 });
+
+/** As `until`, on the real clock while the bus's timers are fake (vi.waitFor would move the fake clock on). */
+const realSetTimeout = globalThis.setTimeout;
+async function untilReal(check: () => boolean, what: string) {
+  for (const deadline = performance.now() + 10_000; !check(); ) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => realSetTimeout(r, 10));
+  }
+}
 
 async function until(check: () => boolean, timeoutMs = 5000) {
   const deadline = Date.now() + timeoutMs;
@@ -104,5 +114,45 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     two.b.publish({ topics: ['user:2'], event: event(8) });
     await until(() => two.got.some((e) => 'event' in e && e.event.type === 'typing' && e.event.userId === '7'), 10_000);
     await until(() => one.got.some((e) => 'event' in e && e.event.type === 'typing' && e.event.userId === '8'), 10_000);
+  });
+
+  it('tries again at least once a second while the database is away, so it is back within a second of it', async () => {
+    const target = new URL(url!);
+    const proxy = await startCutProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const failed: unknown[] = [];
+    let gaps = 0;
+    let lost = false;
+    try {
+      const via = new URL(url!);
+      via.port = String(proxy.port);
+      const b = await createPgBus({
+        databaseUrl: via.toString(),
+        log: {
+          ...quiet,
+          warn: (obj: unknown, msg?: string) => {
+            if (obj === 'realtime: bus connection lost; reconnecting') lost = true;
+            if (msg?.includes('reconnect failed')) failed.push(obj);
+          },
+        },
+        channel,
+      });
+      open.push(b);
+      b.onGap(() => gaps++);
+      // The bus's timers on a clock of the test's own: the database stays away for as many attempts as it takes.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      await proxy.cut();
+      await untilReal(() => lost, 'the bus to see its connection go');
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        // One more attempt each second. Before: 250 ms doubling to 10 s, so the fourth came 3.75 s after the cut.
+        await vi.advanceTimersByTimeAsync(1000);
+        await untilReal(() => failed.length >= attempt, `attempt ${attempt} while away`);
+      }
+      await proxy.restore();
+      await vi.advanceTimersByTimeAsync(1000);
+      await untilReal(() => gaps === 1, 'the bus back within a second of the database');
+    } finally {
+      vi.useRealTimers();
+      await proxy.close();
+    }
   });
 });

@@ -7,6 +7,13 @@ import { nextPayloads, PayloadDecoder } from './notify-codec.ts';
 export const DEFAULT_CHANNEL = 'studybuddy_realtime';
 /** Envelopes kept while the connection is down (older ones are dropped; clients resync after the gap). */
 const MAX_QUEUE = 20_000;
+/**
+ * Reconnect attempts while the database is away: after 250 ms, then 500 ms, then once a second (issue 31: with the
+ * delay doubling to 10 s, a database back after a few seconds waited up to that long for the bus, and every
+ * socket's resync with it). One connection attempt a second per instance costs the database nothing.
+ */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 1000;
 
 export interface PgBusOptions {
   databaseUrl: string;
@@ -31,7 +38,7 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
   let client: pg.Client | null = null;
   let sending = false;
   let closed = false;
-  let retryMs = 250;
+  let retryMs = RETRY_FIRST_MS;
   let reconnectTimer: NodeJS.Timeout | undefined;
 
   const deliver = (payload: string) => {
@@ -59,16 +66,23 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
       lost(c);
     });
     c.on('end', () => lost(c));
-    await c.connect();
-    await c.query(`LISTEN ${channel}`);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      // A database still starting up may take the connection and refuse the LISTEN: not left open.
+      void c.end().catch(() => undefined);
+      throw err;
+    }
     client = c;
-    retryMs = 250;
+    retryMs = RETRY_FIRST_MS;
     void pump();
   }
 
   function lost(c: pg.Client) {
     if (client !== c) return;
     client = null;
+    opts.log.warn('realtime: bus connection lost; reconnecting');
     c.removeAllListeners('notification');
     void c.end().catch(() => undefined);
     if (!closed) scheduleReconnect();
@@ -85,7 +99,7 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
         },
         (err: unknown) => {
           opts.log.warn({ err }, 'realtime: bus reconnect failed');
-          retryMs = Math.min(retryMs * 2, 10_000);
+          retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
           scheduleReconnect();
         },
       );
