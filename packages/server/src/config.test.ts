@@ -34,6 +34,22 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '1.5' }, /TRUST_PROXY/],
     [{ TRUST_PROXY: '10.0.0.5, proxy.example' }, /TRUST_PROXY.*"proxy\.example"/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+    [{ RATE_LIMITS: 'maybe' }, /^RATE_LIMITS must be true or false, got "maybe"$/],
+    [{ RATE_LIMIT_WINDOW: '0' }, /^RATE_LIMIT_WINDOW must be a positive number of seconds, got "0"$/],
+    [{ QUOTA_SOCKETS: '2.5' }, /^QUOTA_SOCKETS must be a positive integer, got "2.5"$/],
+    [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be at least 16 characters without spaces$/],
+    [{ METRICS_PORT: '-1' }, /^METRICS_PORT must be an integer between 0 and 65535, got "-1"$/],
+    [{ ADMINS: 'a@b.edu, nobody' }, /^ADMINS must be a comma-separated list of e-mail addresses; "nobody" is not one$/],
+    [{ BACKUP_SCHEDULE: 'daily' }, /^BACKUP_SCHEDULE must be a cron expression such as "0 3 \* \* \*"/],
+    [{ VAPID_PUBLIC_KEY: 'abc' }, /^Web Push needs VAPID_PRIVATE_KEY as well$/],
+    [
+      { VAPID_PUBLIC_KEY: 'abc', VAPID_PRIVATE_KEY: 'def' },
+      /^VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be a base64url/,
+    ],
+    [{ VAPID_SUBJECT: 'me@example.edu' }, /^VAPID_SUBJECT must be a mailto: or https: URL$/],
+    [{ GOOGLE_CLIENT_ID: 'id' }, /^Google Calendar needs GOOGLE_CLIENT_SECRET as well$/],
+    [{ S3_BUCKET: 'b' }, /^S3 storage needs S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY as well$/],
+    [{ CANVAS_URL_UCLA: 'canvas' }, /^CANVAS_URL_UCLA must be a valid URL, got "canvas"$/],
   ])('fails fast on %j', (env, message) => {
     expect(() => loadConfig(env, dir())).toThrow(ConfigError);
     expect(() => loadConfig(env, dir())).toThrow(message);

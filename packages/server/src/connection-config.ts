@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { doc, parseSettings, positiveInt, seconds } from './config-fields.ts';
+
 /**
  * Slow clients (issue 31 point 4): how long a request may take to arrive, and how many connections one client
  * address may hold. Every value has a setting; `platform/connection-guard.ts` applies them.
@@ -33,27 +36,6 @@ type Env = Record<string, string | undefined>;
 /** config.ts passes its ConfigError, so a bad value stops the server with a message naming the setting. */
 type Fail = (message: string) => Error;
 
-function number(
-  env: Env,
-  fail: Fail,
-  key: string,
-  fallback: number,
-  opts: { zero: boolean; integer: boolean; unit: string },
-) {
-  const raw = env[key]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  const ok = Number.isFinite(n) && (opts.zero ? n >= 0 : n > 0) && (!opts.integer || Number.isInteger(n));
-  if (!ok) {
-    const what = `${opts.zero ? 'a non-negative' : 'a positive'} ${opts.integer ? 'integer' : 'number'}`;
-    throw fail(`${key} must be ${what}${opts.unit}, got "${raw}"`);
-  }
-  return n;
-}
-
-const seconds = (env: Env, fail: Fail, key: string, fallback: number, zero = false) =>
-  Math.round(number(env, fail, key, fallback, { zero, integer: false, unit: ' of seconds' }) * 1000);
-
 export const CONNECTION_DEFAULTS = {
   HEADERS_TIMEOUT: 30,
   REQUEST_TIMEOUT: 0,
@@ -64,23 +46,53 @@ export const CONNECTION_DEFAULTS = {
   CONNECTIONS_PER_IP: 256,
 } as const;
 
-export function loadConnectionLimits(env: Env = {}, fail: Fail = (m) => new Error(m)): ConnectionLimits {
-  const d = CONNECTION_DEFAULTS;
-  const limits: ConnectionLimits = {
-    headersTimeoutMs: seconds(env, fail, 'HEADERS_TIMEOUT', d.HEADERS_TIMEOUT),
-    requestTimeoutMs: seconds(env, fail, 'REQUEST_TIMEOUT', d.REQUEST_TIMEOUT, true),
-    bodyTimeoutMs: seconds(env, fail, 'BODY_TIMEOUT', d.BODY_TIMEOUT),
-    bodyMinBytesPerSecond: number(env, fail, 'BODY_MIN_BYTES_PER_SECOND', d.BODY_MIN_BYTES_PER_SECOND, {
-      zero: false,
-      integer: true,
-      unit: '',
-    }),
-    idleTimeoutMs: seconds(env, fail, 'CONNECTION_TIMEOUT', d.CONNECTION_TIMEOUT),
-    keepAliveTimeoutMs: seconds(env, fail, 'KEEP_ALIVE_TIMEOUT', d.KEEP_ALIVE_TIMEOUT),
-    perIp: number(env, fail, 'CONNECTIONS_PER_IP', d.CONNECTIONS_PER_IP, { zero: false, integer: true, unit: '' }),
+const d = CONNECTION_DEFAULTS;
+const row = { row: 'HEADERS_TIMEOUT' };
+
+/** The settings' part of the one settings schema (config-settings.ts), in seconds and counts as given. */
+export const connectionSettings = {
+  HEADERS_TIMEOUT: doc(seconds(d.HEADERS_TIMEOUT), {
+    default: '`30`, `20`, `2048`, `60`, `72`, `0` (off), `256`',
+    meaning:
+      'slow clients and connections per address: see [Timeouts and connection caps](#timeouts-and-connection-caps)',
+  }),
+  BODY_TIMEOUT: doc(seconds(d.BODY_TIMEOUT), row),
+  BODY_MIN_BYTES_PER_SECOND: doc(positiveInt(d.BODY_MIN_BYTES_PER_SECOND), row),
+  CONNECTION_TIMEOUT: doc(seconds(d.CONNECTION_TIMEOUT), row),
+  KEEP_ALIVE_TIMEOUT: doc(seconds(d.KEEP_ALIVE_TIMEOUT), row),
+  REQUEST_TIMEOUT: doc(seconds(d.REQUEST_TIMEOUT, true), row),
+  CONNECTIONS_PER_IP: doc(positiveInt(d.CONNECTIONS_PER_IP), row),
+};
+
+type ConnectionSettings = z.output<z.ZodObject<typeof connectionSettings>>;
+
+/** From the parsed settings to what connection-guard.ts applies (seconds to milliseconds). */
+export function connectionLimits(s: ConnectionSettings): ConnectionLimits {
+  return {
+    headersTimeoutMs: Math.round(s.HEADERS_TIMEOUT * 1000),
+    requestTimeoutMs: Math.round(s.REQUEST_TIMEOUT * 1000),
+    bodyTimeoutMs: Math.round(s.BODY_TIMEOUT * 1000),
+    bodyMinBytesPerSecond: s.BODY_MIN_BYTES_PER_SECOND,
+    idleTimeoutMs: Math.round(s.CONNECTION_TIMEOUT * 1000),
+    keepAliveTimeoutMs: Math.round(s.KEEP_ALIVE_TIMEOUT * 1000),
+    perIp: s.CONNECTIONS_PER_IP,
   };
-  if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw fail('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT (the headers are part of the request)');
+}
+
+/** The headers are part of the request: a message when a set REQUEST_TIMEOUT is shorter than HEADERS_TIMEOUT. */
+export function connectionConflict(s: Partial<ConnectionSettings>): string | undefined {
+  const { HEADERS_TIMEOUT: headers, REQUEST_TIMEOUT: request } = s;
+  if (headers !== undefined && request !== undefined && request > 0 && headers > request) {
+    return 'HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT (the headers are part of the request)';
   }
-  return limits;
+  return undefined;
+}
+
+const connectionSchema = z.object(connectionSettings).superRefine((s, ctx) => {
+  const conflict = connectionConflict(s);
+  if (conflict) ctx.addIssue({ code: 'custom', message: conflict });
+});
+
+export function loadConnectionLimits(env: Env = {}, makeError: Fail = (m) => new Error(m)): ConnectionLimits {
+  return connectionLimits(parseSettings(connectionSchema, env, makeError));
 }
