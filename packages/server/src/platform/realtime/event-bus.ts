@@ -1,5 +1,23 @@
 import type { RealtimeEvent } from '@studybuddy/shared/realtime';
 
+const serialised = new WeakMap<RealtimeEvent, string>();
+
+/**
+ * An event's JSON, made once however many places send it (this instance's sockets, the NOTIFY to the others).
+ * Events are never changed once published.
+ */
+export function eventJson(event: RealtimeEvent): string {
+  let json = serialised.get(event);
+  if (json === undefined) serialised.set(event, (json = JSON.stringify(event)));
+  return json;
+}
+
+/** An envelope's JSON, its event serialised once (`eventJson`). */
+export function envelopeJson(envelope: Envelope): string {
+  if (!('event' in envelope)) return JSON.stringify(envelope);
+  return `{"topics":${JSON.stringify(envelope.topics)},"event":${eventJson(envelope.event)}}`;
+}
+
 /** One publication: an event for every socket listening to any of the topics, or a control instruction. */
 export type Envelope =
   | { topics: string[]; event: RealtimeEvent }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ServerFrame } from '@studybuddy/shared/realtime';
+import { envelopeJson } from './event-bus.ts';
 import { Hub, type Connection } from './hub.ts';
 import { createMemoryBus } from './memory-bus.ts';
 
@@ -35,6 +36,32 @@ describe('hub and in-process bus', () => {
     expect(a2.got).toHaveLength(1);
     expect(b.got).toHaveLength(1);
     expect(c.got).toHaveLength(0);
+  });
+
+  it('serialises an event once and writes the same bytes to every socket, as a local and a NOTIFY envelope alike', () => {
+    const hub = new Hub();
+    const frames: unknown[] = [];
+    const socket = (userId: string): Connection => ({ userId, send: (f) => void frames.push(f), close: () => {} });
+    const [a, b, c] = [socket('a'), socket('b'), socket('c')];
+    for (const x of [a, b, c]) {
+      hub.add(x);
+      hub.subscribe(x, `user:${x.userId}`);
+    }
+    const event = { ...typing };
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const envelope = { topics: ['user:a', 'user:b', 'user:c'], event };
+      hub.deliver(envelope);
+      expect(JSON.parse(envelopeJson(envelope))).toEqual(envelope);
+      expect(stringify.mock.calls.filter(([value]) => value === event)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(frames).toHaveLength(3);
+    expect(frames[0]).toBeInstanceOf(Buffer);
+    expect(frames[1]).toBe(frames[0]);
+    expect(frames[2]).toBe(frames[0]);
+    expect(JSON.parse(String(frames[0]))).toEqual({ type: 'event', event: typing });
   });
 
   it('revokes a topic through a control envelope and forgets closed sockets', () => {

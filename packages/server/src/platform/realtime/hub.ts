@@ -1,13 +1,13 @@
 import type { ServerFrame } from '@studybuddy/shared/realtime';
-import type { Envelope } from './event-bus.ts';
+import { eventJson, type Envelope } from './event-bus.ts';
 
 /** One open socket of this instance. */
 export interface Connection {
   readonly userId: string;
   /** The session the socket was opened with (the SHA-256 of its cookie token). */
   readonly sessionId?: string;
-  /** Writes an already serialised frame. */
-  send(frame: string): void;
+  /** Writes an already serialised frame (an event's bytes are shared by every socket it goes to: never modify them). */
+  send(frame: string | Buffer): void;
   /** Closes the socket as signed out (its session ended). */
   close(): void;
 }
@@ -64,7 +64,8 @@ export class Hub {
       for (const conn of targets) if (sessionId === undefined || conn.sessionId === sessionId) conn.close();
       return;
     }
-    const frame = JSON.stringify({ type: 'event', event: envelope.event } satisfies ServerFrame);
+    // Serialised and encoded once; every socket gets the same bytes.
+    const frame = Buffer.from(`{"type":"event","event":${eventJson(envelope.event)}}`);
     for (const conn of targets) conn.send(frame);
     this.onDeliver?.(envelope.event.type, targets.size);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Envelope } from './event-bus.ts';
+import { envelopeJson, type Envelope } from './event-bus.ts';
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; stay well below. */
 export const MAX_PAYLOAD_BYTES = 7500;
@@ -18,10 +18,11 @@ const frame = (origin: string, wire: string) => `${origin}|${wire}`;
 export function nextPayloads(origin: string, queue: Envelope[]): string[] {
   const first = queue[0];
   if (!first) return [];
-  const single = frame(origin, JSON.stringify({ b: [first] } satisfies Wire));
+  const firstJson = envelopeJson(first);
+  const single = frame(origin, `{"b":[${firstJson}]}`);
   if (Buffer.byteLength(single) > MAX_PAYLOAD_BYTES) {
     queue.shift();
-    const data = Buffer.from(JSON.stringify(first)).toString('base64');
+    const data = Buffer.from(firstJson).toString('base64');
     const n = Math.ceil(data.length / CHUNK_CHARS);
     const id = randomUUID();
     return Array.from({ length: n }, (_, i) =>
@@ -36,7 +37,7 @@ export function nextPayloads(origin: string, queue: Envelope[]): string[] {
   const parts: string[] = [];
   let bytes = Buffer.byteLength(head) + 2;
   while (queue.length) {
-    const json = JSON.stringify(queue[0]);
+    const json = envelopeJson(queue[0]!);
     const size = Buffer.byteLength(json) + (parts.length ? 1 : 0);
     if (parts.length && bytes + size > MAX_PAYLOAD_BYTES) break;
     parts.push(json);

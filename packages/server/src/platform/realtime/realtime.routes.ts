@@ -54,10 +54,10 @@ interface SocketState {
   slot: number;
   token: string;
   /** Live frames held back while a resync is answered (then sent, less the messages the resync carried). */
-  held: string[] | null;
+  held: (string | Buffer)[] | null;
   /** This socket's id for the features that track it (push presence). */
   id: string;
-  write(frame: string): void;
+  write(frame: string | Buffer): void;
 }
 
 function errorFrame(err: unknown, ref?: string): ServerFrame {
@@ -196,10 +196,10 @@ export function realtimeRoutes(ctx: AppContext) {
       } finally {
         const held = s.held;
         s.held = null;
-        for (const text of held) {
-          const f = JSON.parse(text) as ServerFrame;
+        for (const frame of held) {
+          const f = JSON.parse(frame.toString()) as ServerFrame;
           if (f.type === 'event' && f.event.type === 'message.created' && replayed.has(f.event.message.id)) continue;
-          s.write(text);
+          s.write(frame);
         }
       }
     };
@@ -311,7 +311,7 @@ export function realtimeRoutes(ctx: AppContext) {
         // one system call: the socket is corked at the first and uncorked once the turn is over.
         const socket = (ws as unknown as { _socket?: Duplex })._socket;
         let corked = false;
-        const write = (frame: string) => {
+        const write = (frame: string | Buffer) => {
           if (ws.readyState !== ws.OPEN) return;
           if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
             ws.terminate();
@@ -325,7 +325,8 @@ export function realtimeRoutes(ctx: AppContext) {
               socket.uncork();
             });
           }
-          ws.send(frame);
+          // Text frames always (an event's shared bytes come as a Buffer).
+          ws.send(frame, { binary: false });
           ctx.metrics.frameSent();
         };
         const conn: Connection = {
