@@ -29,6 +29,7 @@ import {
   type Fixture,
 } from './fixture.ts';
 import { call, logIn, pool, tally, type Actor } from './http.ts';
+import { flashcardsCase } from './flashcards-case.ts';
 import { sleep } from './server.ts';
 
 export interface CaseContext {
@@ -818,6 +819,7 @@ export const CASES: AbuseCase[] = [
       };
     },
   },
+  flashcardsCase,
 ];
 
 /** The scanned one-pager that warms the OCR worker before a document case. */

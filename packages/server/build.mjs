@@ -17,6 +17,7 @@ const src = (file) => path.join(root, 'src', file);
 const entryPoints = {
   main: src('main.ts'),
   'document.worker': src('features/documents/document.worker.ts'),
+  'flashcards.worker': src('features/flashcards/flashcards.worker.ts'),
   seed: src('cli/seed.ts'),
   backup: src('cli/backup.ts'),
   restore: src('cli/restore.ts'),

@@ -129,5 +129,7 @@ export const FLASHCARDS_MSG = {
     quizNotFound: 'This quiz does not exist or is not yours.',
     quizAnswered: 'This quiz was already scored.',
     answersCount: (n: number) => `Send ${n} answers, one for each question.`,
+    quotaGenerations: 'flashcard sets made per day',
+    quotaQuizzes: 'practice quizzes per day',
   },
 } as const;

@@ -216,3 +216,12 @@ export function notifyRequestAccepted(ctx: AppContext, by: { id: string; name: s
   };
   schedule(ctx, () => deliveries(ctx, [toUserId], { kind: 'friendRequests' }, payload));
 }
+
+/**
+ * A reminder (issue 28: flashcards due today) to these students, under the messages setting: sent only while none of
+ * their tabs is visible (an open app shows its own); the notice opens `payload.url`.
+ */
+export function notifyReminder(ctx: AppContext, userIds: readonly string[], payload: PushPayload): void {
+  if (!userIds.length) return;
+  schedule(ctx, () => deliveries(ctx, userIds, { kind: 'messages' }, payload));
+}
