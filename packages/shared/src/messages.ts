@@ -12,6 +12,8 @@ import { ANSWERS_MSG } from './messages-answers.ts';
 import { FLASHCARDS_MSG } from './messages-flashcards.ts';
 // Free time, Find a time, study groups by free time (issue 27 parts 1, 2, 5)
 import { SCHEDULE_MSG } from './messages-schedule.ts';
+// Study sessions and the focus timer (issue 27 points 3 and 4)
+import { STUDY_SESSIONS_MSG } from './messages-study-sessions.ts';
 
 /** Every user-visible text of the product spec (§2, §5, §8). Tests assert against this catalogue. */
 export const MSG = {
@@ -24,6 +26,7 @@ export const MSG = {
   ...ANSWERS_MSG,
   ...SCHEDULE_MSG,
   ...FLASHCARDS_MSG,
+  ...STUDY_SESSIONS_MSG,
   profile: {
     title: 'Your Profile',
     completeFirst: 'Please complete your profile first',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatMessageSchema, conversationRefOutSchema, lastMessageShape } from './chat-responses.ts';
+import { roomStateSchema } from './study-sessions.ts';
 
 /** The events of the real-time channel and the polling fallback's answer (schemas; types are inferred). */
 
@@ -34,6 +35,12 @@ export const realtimeEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('profile.changed'), userId: z.string() }),
   z.object({ type: z.literal('document.changed'), documentId: z.string(), courseId: z.string().optional() }),
   z.object({ type: z.literal('typing'), conversation: conversationRefOutSchema, userId: z.string(), name: z.string() }),
+  /** A study session was planned, changed, cancelled, ended or answered (issue 27): its screens load it again. */
+  z.object({ type: z.literal('studySession.changed'), sessionId: z.string(), conversation: conversationRefOutSchema }),
+  /** A study session's room as it is now: who is present, their goals, the timer. */
+  z.object({ type: z.literal('studySession.room'), room: roomStateSchema }),
+  /** The in-app reminder before a session starts (the same as its push notice). */
+  z.object({ type: z.literal('studySession.reminder'), sessionId: z.string(), title: z.string(), body: z.string() }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEventSchema>;
 

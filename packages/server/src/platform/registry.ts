@@ -34,7 +34,31 @@ export interface Registry {
    * the student no longer holds).
    */
   courseListeners: CourseListener[];
+  /** Events other features add to a student's calendar feed (study sessions), run by the calendar feature. */
+  calendarSources: CalendarSource[];
 }
+
+/**
+ * One event of a student's calendar feed. `uid` stays the same through changes; `sequence` goes up with each, and a
+ * cancelled event stays in the feed (STATUS:CANCELLED) so calendar apps take it out.
+ */
+export interface CalendarEntry {
+  uid: string;
+  start: Date;
+  end: Date;
+  /** The IANA zone whose wall-clock time the event keeps (DTSTART;TZID=…). */
+  timeZone: string;
+  summary: string;
+  description: string;
+  location: string | null;
+  url: string | null;
+  sequence: number;
+  cancelled: boolean;
+  updatedAt: Date;
+}
+
+/** A student's events from one feature, from `now` on (recently cancelled ones too). */
+export type CalendarSource = (userId: string, now: Date) => Promise<CalendarEntry[]>;
 
 export interface ConversationKindRule {
   /** Throws 403 (with the kind's own message) unless the user may read and write the conversation. */
@@ -132,5 +156,6 @@ export function createRegistry(): Registry {
     messageListeners: [],
     messageDeletionListeners: [],
     courseListeners: [],
+    calendarSources: [],
   };
 }

@@ -40,12 +40,14 @@ export async function revokeFeed(ctx: AppContext, userId: string): Promise<void>
   await deleteFeed(ctx.db, userId);
 }
 
-/** The feed of the token's owner: their upcoming coursework only. 404 for an unknown or revoked token. */
+/** The feed of the token's owner: their upcoming coursework and the events of the calendar sources (study sessions). 404 for an unknown or revoked token. */
 export async function feedIcs(ctx: AppContext, token: string): Promise<string> {
   if (!FEED_TOKEN.test(token)) throw notFound();
   const userId = await findFeedOwner(ctx.db, sha256(token));
   if (!userId) throw notFound();
   const email = await profiles.email(ctx.db, userId);
   if (!email) throw notFound();
-  return buildIcs(await upcomingItems(ctx, userId, new Date()), { userId, email });
+  const now = new Date();
+  const entries = (await Promise.all(ctx.registry.calendarSources.map((source) => source(userId, now)))).flat();
+  return buildIcs(await upcomingItems(ctx, userId, now), { userId, email }, entries);
 }

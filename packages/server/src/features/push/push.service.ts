@@ -225,3 +225,18 @@ export function notifyReminder(ctx: AppContext, userIds: readonly string[], payl
   if (!userIds.length) return;
   schedule(ctx, () => deliveries(ctx, userIds, { kind: 'messages' }, payload));
 }
+
+/**
+ * A study session's notice (issue 27: its reminder, a change, a cancellation) to these students, under the messages
+ * setting (and a group's mute); the notice opens the session. Sent whether or not a tab is visible: a reminder is
+ * about time, not about unread messages.
+ */
+export function notifyStudySession(
+  ctx: AppContext,
+  userIds: readonly string[],
+  payload: PushPayload,
+  groupId?: string,
+): void {
+  if (!userIds.length) return;
+  schedule(ctx, () => deliveries(ctx, userIds, { kind: 'messages', ...(groupId ? { groupId } : {}) }, payload));
+}
