@@ -59,6 +59,8 @@ export interface Harness {
   unclearWrites: string[];
   /** Why the service was not back after a fault (measure.ts backAfter), one line each time. */
   notBack: string[];
+  /** For each backAfter: ms after the fault's end until ready answered 200, every socket was live, every ack came. */
+  backParts: string[];
   docCookie: string;
   base: string;
   /** The session cookie of student `i` (another session than its socket's is fine: sessions are many). */
@@ -178,6 +180,7 @@ export async function startHarness(
     uploadStatuses,
     unclearWrites: writeBodies,
     notBack: [],
+    backParts: [],
     docCookie,
     base,
     cookie: (i) => `sb_session=${seed.users[i]!.token}`,

@@ -11,12 +11,26 @@ import { describeErrors } from './students.ts';
  */
 export async function backAfter(h: Harness, since: number, timeoutMs = 30_000): Promise<number | null> {
   let missing = '';
+  // When each condition first held (ms after `since`): which one came last is what kept the service from being back.
+  const first: Record<'ready' | 'live' | 'acked', number | null> = { ready: null, live: null, acked: null };
+  const parts = () =>
+    Object.entries(first)
+      .map(([k, v]) => `${k} ${v === null ? 'never' : Math.round(v)}`)
+      .join(', ');
   for (const deadline = since + timeoutMs; performance.now() < deadline; await sleep(10)) {
     const oldest = h.students.oldestPending();
     const writesDone = oldest === null || oldest >= since;
-    const readyAgain = h.ready.samples.some((s) => s.at >= since && s.status === 200);
+    const readyAt = h.ready.samples.find((s) => s.at >= since && s.status === 200);
+    const readyAgain = readyAt !== undefined;
     const live = h.students.liveCount();
-    if (writesDone && readyAgain && live === h.students.size) return performance.now() - since;
+    const now = performance.now() - since;
+    if (readyAt) first.ready ??= readyAt.at + readyAt.ms - since;
+    if (live === h.students.size) first.live ??= now;
+    if (writesDone) first.acked ??= now;
+    if (writesDone && readyAgain && live === h.students.size) {
+      h.backParts.push(parts());
+      return now;
+    }
     missing = [
       writesDone ? '' : `${h.students.pending()} messages waiting for their ack`,
       readyAgain ? '' : `no ready answer yet (${h.ready.after(since).length} probes answered)`,
@@ -25,6 +39,7 @@ export async function backAfter(h: Harness, since: number, timeoutMs = 30_000): 
       .filter(Boolean)
       .join(', ');
   }
+  h.backParts.push(parts());
   h.notBack.push(`not back within ${timeoutMs / 1000} s: ${missing}`);
   return null;
 }

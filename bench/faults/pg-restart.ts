@@ -31,7 +31,8 @@ async function step(
   if (!serverAlive) console.log(`  the server ${h.server.ended()}; its last lines:\n${lastLines(h.server.logs(), 15)}`);
   const why = backWithinMs === null ? h.notBack.at(-1) : undefined;
   console.log(
-    `  ${name}: ${detail}; back after ${backWithinMs === null ? `never (${why})` : `${Math.round(backWithinMs)} ms`}`,
+    `  ${name}: ${detail}; back after ${backWithinMs === null ? `never (${why})` : `${Math.round(backWithinMs)} ms`} ` +
+      `(${h.backParts.at(-1)})`,
   );
   return {
     case: `1 PostgreSQL: ${name}`,
@@ -40,7 +41,7 @@ async function step(
     reconnects: h.students.figures().reconnects,
     backWithinMs,
     rssMb: Math.round(h.rssMb()),
-    notes: `${detail}${why ? `; ${why}` : ''}${serverAlive ? '' : `; the server ${h.server.ended()}`}`,
+    notes: `${detail}; back: ${h.backParts.at(-1)}${why ? `; ${why}` : ''}${serverAlive ? '' : `; the server ${h.server.ended()}`}`,
     serverAlive,
   };
 }

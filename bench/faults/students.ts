@@ -173,6 +173,8 @@ export class Students {
         s.cursor = Math.max(s.cursor, frame.cursor!);
         s.resyncing = false;
         if (!s.live) this.becameLive(s, ws);
+        // The web app's outbox sends at once after a resync (the server's bus, so its database, is back).
+        else this.kickNow(s);
         break;
       case 'resync.required':
         s.resyncing = true;
@@ -228,6 +230,14 @@ export class Students {
     s.everOpened = true;
     s.live = true;
     s.attempt = 0;
+    this.kickNow(s);
+  }
+
+  /** As the web app's outbox.kickNow (the socket open, or a resync done): back-off reset, pending messages sent. */
+  private kickNow(s: Student) {
+    clearTimeout(s.retryTimer);
+    s.retryTimer = undefined;
+    s.retryMs = 1000;
     this.flush(s);
   }
 

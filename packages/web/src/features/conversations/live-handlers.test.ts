@@ -221,4 +221,19 @@ describe('conversation and group handlers on the real-time channel', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(server.stored.map((m) => m.id)).toEqual(['m1']);
   });
+
+  it('send what the outbox holds as soon as the server asks for a resync (its database is back)', async () => {
+    const server = fakeChatServer();
+    vi.stubGlobal('fetch', server.fetch);
+    open();
+    server.failNext('send', 503, 503, 503);
+    outbox.add({ id: 'm1', type: 'text', text: 'hello', conversation: chat, senderId: 'me', senderName: 'Me' });
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(server.sends).toEqual(['m1', 'm1', 'm1']); // the next try would wait 4 s
+    // The socket stayed open; the server's bus reconnected and it asks every socket to resync.
+    FakeWebSocket.last.receive({ type: 'resync.required' });
+    FakeWebSocket.last.receive({ type: 'resync.done', cursor: 10, truncated: false });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.stored.map((m) => m.id)).toEqual(['m1']);
+  });
 });

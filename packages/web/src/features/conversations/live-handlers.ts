@@ -85,6 +85,9 @@ export const conversationsLive: LiveHandlers = ({ client, me }) => {
       void client.invalidateQueries({ queryKey: conversationKeys.list });
       void client.invalidateQueries({ queryKey: conversationKeys.infoAll });
       if (full) void client.invalidateQueries({ queryKey: conversationKeys.messagesAll });
+      // A resync the server asked for follows its bus reconnecting, i.e. its database back after an outage: what
+      // was refused meanwhile (503) goes now rather than after the outbox's back-off, which by then is seconds.
+      if (realtime.status === 'open') outbox.kickNow();
     }),
   ];
   if (realtime.status === 'open') outbox.kickNow();
