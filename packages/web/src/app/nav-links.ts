@@ -2,6 +2,7 @@ import {
   Bell,
   BookOpen,
   ClipboardList,
+  Layers,
   MessageCircle,
   MessageSquareHeart,
   Search,
@@ -27,6 +28,7 @@ export const NAV_LINKS: readonly NavLinkDef[] = [
   { label: 'Groups', to: ROUTES.groups, icon: Users },
   { label: 'Assignments', to: ROUTES.assignments, icon: ClipboardList },
   { label: 'Courses', to: ROUTES.courses, icon: BookOpen },
+  { label: 'Flashcards', to: ROUTES.flashcards, icon: Layers },
   { label: 'Feedback', to: ROUTES.feedback, icon: MessageSquareHeart },
 ];
 

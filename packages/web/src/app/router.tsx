@@ -21,6 +21,7 @@ const FriendsPage = lazy(() => import('../features/social/friends-page.tsx'));
 const GroupsPage = lazy(() => import('../features/groups/groups-page.tsx'));
 const CourseworkPage = lazy(() => import('../features/lms/coursework-page.tsx'));
 const CoursesPage = lazy(() => import('../features/documents/courses-page.tsx'));
+const FlashcardsPage = lazy(() => import('../features/flashcards/flashcards-page.tsx'));
 const AdminPage = lazy(() => import('../features/moderation/admin-page.tsx'));
 
 /** The signed-in pages (the guard's), by address. */
@@ -32,6 +33,7 @@ const GUARDED = [
   [ROUTES.groups, GroupsPage],
   [ROUTES.assignments, CourseworkPage],
   [ROUTES.courses, CoursesPage],
+  [ROUTES.flashcards, FlashcardsPage],
   [ROUTES.notifications, NotificationsPage],
   [ROUTES.feedback, FeedbackPage],
   [ROUTES.admin, AdminPage],

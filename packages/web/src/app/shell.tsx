@@ -13,6 +13,7 @@ import { api } from '../lib/api.ts';
 import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { FriendsUnreadBadge } from '../features/conversations/index.ts';
 import { NotificationBadge } from '../features/social/index.ts';
+import { FlashcardsDueBadge } from '../features/flashcards/index.ts';
 import { forgetDevice } from '../features/push/index.ts';
 import { SESSION_KEY } from '../features/auth/index.ts';
 import { SearchLauncher } from '../features/search/index.ts';
@@ -104,6 +105,8 @@ export function Shell({ profile }: { profile: OwnProfile }) {
                         <NotificationBadge />
                       ) : to === ROUTES.friends ? (
                         <FriendsUnreadBadge />
+                      ) : to === ROUTES.flashcards ? (
+                        <FlashcardsDueBadge />
                       ) : undefined
                     }
                     onClick={close}
