@@ -8,6 +8,7 @@ import { documentsLive } from '../features/documents/index.ts';
 import { groupsLive } from '../features/groups/index.ts';
 import { profileLive } from '../features/profile/index.ts';
 import { socialLive } from '../features/social/index.ts';
+import { studySessionsLive } from '../features/study-sessions/index.ts';
 
 /** Each feature's event → cache handlers, registered while the channel is open. */
 const LIVE_HANDLERS: LiveHandlers[] = [
@@ -17,6 +18,7 @@ const LIVE_HANDLERS: LiveHandlers[] = [
   profileLive,
   documentsLive,
   blocksLive,
+  studySessionsLive,
 ];
 
 /** The tab's one real-time channel: open while the signed-in shell is shown, with every feature's handlers. */

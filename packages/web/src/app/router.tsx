@@ -23,6 +23,9 @@ const CourseworkPage = lazy(() => import('../features/lms/coursework-page.tsx'))
 const CoursesPage = lazy(() => import('../features/documents/courses-page.tsx'));
 const FlashcardsPage = lazy(() => import('../features/flashcards/flashcards-page.tsx'));
 const AdminPage = lazy(() => import('../features/moderation/admin-page.tsx'));
+const SchedulePage = lazy(() => import('../features/schedule/schedule-page.tsx'));
+const StudySessionPage = lazy(() => import('../features/study-sessions/study-session-page.tsx'));
+const NewStudySessionPage = lazy(() => import('../features/study-sessions/new-study-session-page.tsx'));
 
 /** The signed-in pages (the guard's), by address. */
 const GUARDED = [
@@ -35,6 +38,7 @@ const GUARDED = [
   [ROUTES.courses, CoursesPage],
   [ROUTES.flashcards, FlashcardsPage],
   [ROUTES.notifications, NotificationsPage],
+  [ROUTES.schedule, SchedulePage],
   [ROUTES.feedback, FeedbackPage],
   [ROUTES.admin, AdminPage],
 ] as const;
@@ -63,6 +67,8 @@ export function AppRouter() {
             {GUARDED.map(([path, Page]) => (
               <Route key={path} path={path} element={<Page />} />
             ))}
+            <Route path="/study-sessions/new" element={<NewStudySessionPage />} />
+            <Route path="/study-sessions/:id" element={<StudySessionPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

@@ -4,8 +4,10 @@ import { Ban, Clock, Reply, RotateCw } from 'lucide-react';
 import { withinEditWindow, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
 import type { MessageQuote, MessageReaction } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
+import { linkedStudySession } from '@studybuddy/shared/study-sessions';
 import { formatWhen } from '../../lib/date-format.ts';
 import { MessageMenu } from '../moderation/index.ts';
+import { SessionCard } from '../study-sessions/index.ts';
 import classes from './message-actions.module.css';
 import { outbox } from './outbox.ts';
 import { ReactionChips, ReactionPicker, useReact } from './message-reactions.tsx';
@@ -69,6 +71,7 @@ export function MessageBubble({
 }) {
   const { mine, conversation } = message;
   const deleted = !!message.deletedAt;
+  const sessionId = message.type === 'text' ? linkedStudySession(message.content) : null;
   const sent = !message.state;
   const [menuOpen, setMenuOpen] = useState(false);
   const [pickerOpen, setPickerOpen] = useState(false);
@@ -134,9 +137,13 @@ export function MessageBubble({
       style={{ display: 'block', width: 'min(260px, 55vw)' }}
     />
   ) : (
-    <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-      {message.content}
-    </Text>
+    <>
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {sessionId && sent ? message.content.replace(/\n?\S*\/study-sessions\/[0-9a-f-]{36}\s*$/, '') : message.content}
+      </Text>
+      {/* A study session's message (issue 27) shows the session as it is now, as a card. */}
+      {sessionId && sent && <SessionCard id={sessionId} />}
+    </>
   );
   return (
     <Box

@@ -6,6 +6,8 @@ import { MSG } from '@studybuddy/shared/messages';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ConversationHeader, ConversationView } from '../conversations/index.ts';
 import { MuteGroupButton } from '../push/index.ts';
+import { FindATimeButton } from '../schedule/index.ts';
+import { PlanSessionButton } from '../study-sessions/index.ts';
 import { AddMembersModal } from './add-members-modal.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 import { LeaveGroupModal } from './leave-group-modal.tsx';
@@ -59,6 +61,8 @@ export function GroupChat({ groupId, me, onBack, onLeft, focusCursor }: Props) {
             actions={
               <Group gap={4} wrap="nowrap">
                 <MuteGroupButton groupId={group.id} />
+                <FindATimeButton target={{ kind: 'group', id: group.id }} />
+                <PlanSessionButton conversation={{ kind: 'group', id: group.id }} name={group.name} />
                 {action(MSG.groups.members, <Users size={18} aria-hidden />, 'members')}
                 {action(MSG.groups.addMembers, <UserPlus size={18} aria-hidden />, 'add')}
                 {action(MSG.groups.leave, <LogOut size={18} aria-hidden />, 'leave', 'red')}
