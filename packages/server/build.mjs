@@ -18,6 +18,7 @@ const entryPoints = {
   main: src('main.ts'),
   'document.worker': src('features/documents/document.worker.ts'),
   'flashcards.worker': src('features/flashcards/flashcards.worker.ts'),
+  'ics.worker': src('features/schedule/ics.worker.ts'),
   seed: src('cli/seed.ts'),
   backup: src('cli/backup.ts'),
   restore: src('cli/restore.ts'),

@@ -43,6 +43,7 @@ import { pushFeature } from './features/push/push.feature.ts';
 import { dataExportFeature } from './features/data-export/data-export.feature.ts';
 import { moderationFeature } from './features/moderation/moderation.feature.ts';
 import { universitiesFeature } from './features/universities/universities.feature.ts';
+import { scheduleFeature } from './features/schedule/schedule.feature.ts';
 import { studySessionsFeature } from './features/study-sessions/study-sessions.feature.ts';
 import { flashcardsFeature } from './features/flashcards/flashcards.feature.ts';
 
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(pushFeature(ctx));
   await app.register(dataExportFeature(ctx));
   await app.register(moderationFeature(ctx));
+  await app.register(scheduleFeature(ctx));
   await app.register(studySessionsFeature(ctx));
   await app.register(flashcardsFeature(ctx));
 

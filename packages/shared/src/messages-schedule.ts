@@ -9,6 +9,8 @@ export const SCHEDULE_MSG = {
     cellLabel: (day: string, time: string, free: boolean) => `${day} ${time}, ${free ? 'free' : 'busy'}`,
     keyboardHelp: 'Arrow keys move, Space switches a half hour between free and busy.',
     timeZone: 'Time zone',
+    timeColumn: 'Time',
+    loading: 'Loading your week...',
     save: 'Save my week',
     saved: 'Your week is saved.',
     saveFailed: 'Could not save your week. Please try again.',
@@ -48,6 +50,7 @@ export const SCHEDULE_MSG = {
   },
   findTime: {
     title: 'Find a time',
+    loading: 'Finding a time...',
     open: 'Find a time',
     intro: 'How many of you are free in the next two weeks. Darker means more people free.',
     length: 'Length',

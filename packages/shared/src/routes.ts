@@ -14,6 +14,8 @@ export const ROUTES = {
   courses: '/courses',
   notifications: '/notifications',
   feedback: '/feedback',
+  /** Beyond requirements §2 (issue 27): the student's free time, "My week". */
+  schedule: '/schedule',
   /** Beyond requirements §2 (issue 28): flashcards, shared decks and practice quizzes. */
   flashcards: '/flashcards',
   terms: '/terms',

@@ -1,5 +1,6 @@
 import {
   Bell,
+  CalendarClock,
   BookOpen,
   ClipboardList,
   Layers,
@@ -29,6 +30,7 @@ export const NAV_LINKS: readonly NavLinkDef[] = [
   { label: 'Assignments', to: ROUTES.assignments, icon: ClipboardList },
   { label: 'Courses', to: ROUTES.courses, icon: BookOpen },
   { label: 'Flashcards', to: ROUTES.flashcards, icon: Layers },
+  { label: 'Schedule', to: ROUTES.schedule, icon: CalendarClock },
   { label: 'Feedback', to: ROUTES.feedback, icon: MessageSquareHeart },
 ];
 

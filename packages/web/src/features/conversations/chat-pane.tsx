@@ -6,6 +6,7 @@ import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { useSession } from '../auth/index.ts';
 import { BlockButton, BlockedChatNotice } from '../blocks/index.ts';
 import { ReportButton } from '../moderation/index.ts';
+import { FindATimeButton } from '../schedule/index.ts';
 import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationView } from './conversation-view.tsx';
@@ -57,6 +58,7 @@ export function ChatPane({ friendId, onBack, focusCursor, readOnly, onBlocked }:
           backLabel={MSG.friends.back}
           actions={
             <Group gap={4} wrap="nowrap">
+              {!readOnly && <FindATimeButton target={{ kind: 'friend', id: friend.id }} />}
               <ReportButton compact userId={friend.id} name={friend.name} />
               {!readOnly && <BlockButton compact userId={friend.id} name={friend.name} onBlocked={onBlocked} />}
             </Group>

@@ -1,0 +1,36 @@
+import type { AppContext } from '../../platform/context.ts';
+import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
+import { createScheduleImports } from './schedule-import.ts';
+import { scheduleRoutes } from './schedule.routes.ts';
+
+const REREAD = 'schedule.reread';
+const DAY_MS = 86_400_000;
+
+export interface ScheduleOptions {
+  queue?: JobQueueOptions;
+}
+
+/** Free time: my week, .ics imports re-read daily through the job queue, Find a time (issue 27 parts 1, 2, 5). */
+export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) {
+  const queue = createJobQueue(ctx.database, ctx.log, options.queue);
+  const scheduleReread = async (userId: string) => {
+    const runAt = new Date(Date.now() + DAY_MS);
+    // Keyed by the day it runs: the running job can queue tomorrow's, a second import today adds none.
+    const dedupeKey = `${REREAD}:${userId}:${Math.floor(runAt.getTime() / DAY_MS)}`;
+    await queue.enqueue(REREAD, { userId }, { owner: userId, dedupeKey, runAt });
+  };
+  const imports = createScheduleImports(ctx, scheduleReread);
+  queue.define<{ userId: string }>({
+    kind: REREAD,
+    maxAttempts: 3,
+    async handler({ userId }) {
+      if (await imports.reread(userId)) await scheduleReread(userId);
+    },
+  });
+  const routes = scheduleRoutes(ctx, imports);
+  return async (app: Parameters<typeof routes>[0]) => {
+    app.addHook('onReady', () => queue.start());
+    app.addHook('preClose', () => queue.stop());
+    await routes(app);
+  };
+}
