@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { databaseCpu, databaseCpuSince, pctSorted, procStats, sleep } from './util.ts';
+import { databaseCounters, databaseCpu, databaseCpuSince, pctSorted, procStats, sleep } from './util.ts';
 
 export interface Conversation {
   kind: 'chat' | 'group';
@@ -72,6 +72,8 @@ export interface Target {
 export interface StepResult {
   rate: number;
   seconds: number;
+  /** Seconds from the first send to the end of the drain (the span CPU figures are averaged over). */
+  elapsed: number;
   sent: number;
   acked: number;
   failed: number;
@@ -87,6 +89,8 @@ export interface StepResult {
   rssMb: number;
   /** The database backends' CPU (PostgreSQL runs). */
   dbCpu: number | null;
+  /** Transactions committed in the database per message sent (PostgreSQL runs; every statement outside one is one). */
+  xactsPerMessage: number | null;
   /** The bench process (all clients): CPU and event-loop delay p99, to show it kept up. */
   clientCpu: number;
   clientLagP99: number;
@@ -150,6 +154,7 @@ export class Driver {
     const pids = this.target.pids;
     const before = pids.map(procStats);
     const db0 = this.target.database ? databaseCpu(this.target.database) : null;
+    const counters0 = this.target.database ? await databaseCounters(this.target.database) : null;
     const clientCpu0 = process.cpuUsage();
     const lag = monitorEventLoopDelay({ resolution: 2 });
     lag.enable();
@@ -188,6 +193,10 @@ export class Driver {
     sampleRss();
     const after = pids.map(procStats);
     const db1 = this.target.database ? databaseCpu(this.target.database) : null;
+    // Backends report their counts once idle for a moment.
+    const counters1 = this.target.database
+      ? await sleep(1500).then(() => databaseCounters(this.target.database!))
+      : null;
     lag.disable();
     const clientCpu = process.cpuUsage(clientCpu0);
     const elapsed = (performance.now() - start) / 1000;
@@ -205,6 +214,7 @@ export class Driver {
     const result: StepResult = {
       rate,
       seconds: sendSeconds,
+      elapsed,
       sent: total,
       acked: this.acked,
       failed: this.failures,
@@ -218,6 +228,7 @@ export class Driver {
       cpu: after.reduce((s, a, i) => s + a.cpu - before[i]!.cpu, 0) / elapsed,
       rssMb,
       dbCpu: db0 && db1 ? databaseCpuSince(db0, db1) / elapsed : null,
+      xactsPerMessage: counters0 && counters1 ? (counters1.xacts - counters0.xacts) / total : null,
       clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / elapsed,
       clientLagP99: lag.percentile(99) / 1e6,
       load1: loadavg()[0]!,
@@ -262,6 +273,9 @@ export function describeStep(name: string, s: StepResult): string {
     `  ${name}: ${String(s.rate).padStart(5)} msg/s  p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}  p99 ${fmt(s.p99)} ms` +
     `  lost ${s.lost}  dup ${s.duplicated}  failed ${s.failed}  CPU ${fmt(s.cpu * 100, 0)}%` +
     (s.dbCpu === null ? '' : `  DB ${fmt(s.dbCpu * 100, 0)}%`) +
+    (s.xactsPerMessage === null ? '' : `  xacts/msg ${fmt(s.xactsPerMessage, 2)}`) +
+    `  per 1,000 msgs: server ${fmt((s.cpu * s.elapsed * 1000) / s.sent, 2)} CPU-s` +
+    (s.dbCpu === null ? '' : ` DB ${fmt((s.dbCpu * s.elapsed * 1000) / s.sent, 2)} CPU-s`) +
     `  RSS ${fmt(s.rssMb, 0)} MB  client ${fmt(s.clientCpu * 100, 0)}% lag ${fmt(s.clientLagP99)} ms` +
     `  load ${fmt(s.load1, 2)}  ${s.held ? 'held' : 'NOT HELD'}`
   );

@@ -1,6 +1,7 @@
 // Targets of the chat benchmark on this repository's code: the bare `ws` echo (the floor of this machine) and the
 // real server (PGlite, PostgreSQL, or several instances on one PostgreSQL), the population seeded in bulk.
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,9 @@ async function waitHealthy(url: string, logs: string[], child: ChildProcess) {
   }
   throw new Error(`server did not start:\n${logs.join('')}`);
 }
+
+/** How our clients send (BENCH_SEND): `http` (POST …/messages, as the web app does) or `socket` (the `send` op). */
+const SEND_PATH = process.env.BENCH_SEND ?? 'http';
 
 export async function echoTarget(pop: Population): Promise<Target> {
   const port = await freePort();
@@ -111,6 +115,10 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
       ...process.env,
       LOG_LEVEL: 'error',
       RATE_LIMITS: 'false',
+      // Every student of the bench comes from 127.0.0.1, as if from one campus NAT: its per-address caps are raised
+      // so each student may hold a connection of their own, as their browser does.
+      REQUESTS_IN_FLIGHT_PER_IP: '100000',
+      CONNECTIONS_PER_IP: '100000',
       DATABASE_URL: opts.database?.url ?? '',
     };
     const seeded = spawnSync(
@@ -173,6 +181,32 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
       }
       if (subscribed < idle.length * 2) throw new Error(`only ${subscribed} of ${idle.length * 2} subscriptions`);
     }
+    const viaHttp = SEND_PATH === 'http';
+    const agents = servers.map(() => new http.Agent({ keepAlive: true, maxSockets: 1024 }));
+    const postMessage = (sender: number, path: string, body: string, id: string) => {
+      const req = http.request(
+        `${servers[sender % instances]!.url}${path}`,
+        {
+          method: 'POST',
+          agent: agents[sender % instances],
+          headers: {
+            cookie: `sb_session=${seed.users[sender]!.token}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            if (res.statusCode === 200 || res.statusCode === 201) handlers?.acked(id);
+            else handlers?.failed(id, `${res.statusCode} ${Buffer.concat(chunks).toString()}`);
+          });
+        },
+      );
+      req.on('error', (err) => handlers?.failed(id, String(err)));
+      req.end(body);
+    };
     const chatId = pop.chats.map((c) => chatIdFor(seed.users[c.members[0]!]!.id, seed.users[c.members[1]!]!.id));
     return {
       name: opts.name,
@@ -182,11 +216,15 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
       send(sender, conv, id) {
         const conversation =
           conv.kind === 'chat'
-            ? { kind: 'chat', id: chatId[conv.index] }
+            ? { kind: 'chat', id: chatId[conv.index]! }
             : { kind: 'group', id: seed.groups[conv.index]!.id };
-        sockets[sender]!.send(
-          JSON.stringify({ op: 'send', conversation, message: { id, type: 'text', content: `m ${id.slice(0, 8)}` } }),
-        );
+        const message = { id, type: 'text', content: `m ${id.slice(0, 8)}` };
+        if (viaHttp) {
+          const base = conversation.kind === 'chat' ? '/api/chats' : '/api/groups';
+          postMessage(sender, `${base}/${encodeURIComponent(conversation.id)}/messages`, JSON.stringify(message), id);
+        } else {
+          sockets[sender]!.send(JSON.stringify({ op: 'send', conversation, message }));
+        }
       },
       listen: (h) => (handlers = h),
       stored: opts.database
@@ -201,7 +239,10 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
             }
           }
         : undefined,
-      close: cleanup,
+      close: async () => {
+        agents.forEach((a) => a.destroy());
+        await cleanup();
+      },
     };
   } catch (err) {
     await cleanup();

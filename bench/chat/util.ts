@@ -138,3 +138,31 @@ export async function withDatabase<T>(prefix: string, fn: (url: string, name: st
     await drop();
   }
 }
+
+/** Counters of one PostgreSQL database so far: transactions committed (each statement outside one is its own). */
+export interface DatabaseCounters {
+  xacts: number;
+  inserted: number;
+  updated: number;
+}
+
+/**
+ * Reads pg_stat_database for one database. Backends report their counts within a second or so of being idle, so
+ * a step's figures are close, not exact (the step's drain gives them time).
+ */
+export async function databaseCounters(database: string): Promise<DatabaseCounters | null> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ x: string; i: string; u: string }>(
+      'select xact_commit as x, tup_inserted as i, tup_updated as u from pg_stat_database where datname = $1',
+      [database],
+    );
+    const r = rows[0];
+    return r ? { xacts: Number(r.x), inserted: Number(r.i), updated: Number(r.u) } : null;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
