@@ -27,6 +27,7 @@ export const STUDY_SESSIONS_MSG = {
     planTitle: 'Plan a study session',
     editTitle: 'Change the study session',
     plan: 'Plan a session',
+    fromSlot: 'Plan a session then',
     planIn: (name: string) => `Plan a study session in ${name}`,
     titleLabel: 'Title',
     titlePlaceholder: 'Exam review',

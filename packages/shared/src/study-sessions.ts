@@ -238,6 +238,19 @@ export function clockText(ms: number): string {
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** The form planning a session in a conversation, pre-filled with a start (ISO) and a length (a proposed slot). */
+export const newStudySessionPath = (
+  conversation: { kind: 'chat' | 'group'; id: string },
+  start?: string,
+  minutes?: number,
+) =>
+  `/study-sessions/new?${new URLSearchParams({
+    kind: conversation.kind,
+    id: conversation.id,
+    ...(start ? { start } : {}),
+    ...(minutes ? { minutes: String(minutes) } : {}),
+  }).toString()}`;
+
 /** The path of a session's page (its card in a conversation links here). */
 export const studySessionPath = (id: string) => `/study-sessions/${id}`;
 /** Finds the session a conversation's message links to (the card); null for any other text. */

@@ -7,6 +7,7 @@ import { useSession } from '../auth/index.ts';
 import { BlockButton, BlockedChatNotice } from '../blocks/index.ts';
 import { ReportButton } from '../moderation/index.ts';
 import { FindATimeButton } from '../schedule/index.ts';
+import { PlanFromSlot, PlanSessionButton } from '../study-sessions/index.ts';
 import { conversationsApi, conversationKeys } from './conversations-api.ts';
 import { ConversationHeader } from './conversation-header.tsx';
 import { ConversationView } from './conversation-view.tsx';
@@ -58,7 +59,15 @@ export function ChatPane({ friendId, onBack, focusCursor, readOnly, onBlocked }:
           backLabel={MSG.friends.back}
           actions={
             <Group gap={4} wrap="nowrap">
-              {!readOnly && <FindATimeButton target={{ kind: 'friend', id: friend.id }} />}
+              {!readOnly && (
+                <FindATimeButton
+                  target={{ kind: 'friend', id: friend.id }}
+                  slotAction={(slot, close) => (
+                    <PlanFromSlot conversation={{ kind: 'chat', id: chatId }} slot={slot} onOpen={close} />
+                  )}
+                />
+              )}
+              {!readOnly && <PlanSessionButton conversation={{ kind: 'chat', id: chatId }} name={friend.name} />}
               <ReportButton compact userId={friend.id} name={friend.name} />
               {!readOnly && <BlockButton compact userId={friend.id} name={friend.name} onBlocked={onBlocked} />}
             </Group>

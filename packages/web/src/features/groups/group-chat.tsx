@@ -7,7 +7,7 @@ import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ConversationHeader, ConversationView } from '../conversations/index.ts';
 import { MuteGroupButton } from '../push/index.ts';
 import { FindATimeButton } from '../schedule/index.ts';
-import { PlanSessionButton } from '../study-sessions/index.ts';
+import { PlanFromSlot, PlanSessionButton } from '../study-sessions/index.ts';
 import { AddMembersModal } from './add-members-modal.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 import { LeaveGroupModal } from './leave-group-modal.tsx';
@@ -61,7 +61,12 @@ export function GroupChat({ groupId, me, onBack, onLeft, focusCursor }: Props) {
             actions={
               <Group gap={4} wrap="nowrap">
                 <MuteGroupButton groupId={group.id} />
-                <FindATimeButton target={{ kind: 'group', id: group.id }} />
+                <FindATimeButton
+                  target={{ kind: 'group', id: group.id }}
+                  slotAction={(slot, close) => (
+                    <PlanFromSlot conversation={{ kind: 'group', id: group.id }} slot={slot} onOpen={close} />
+                  )}
+                />
                 <PlanSessionButton conversation={{ kind: 'group', id: group.id }} name={group.name} />
                 {action(MSG.groups.members, <Users size={18} aria-hidden />, 'members')}
                 {action(MSG.groups.addMembers, <UserPlus size={18} aria-hidden />, 'add')}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { ActionIcon, Modal, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Modal, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarPlus } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
-import { studySessionPath, type StudySessionFields } from '@studybuddy/shared/study-sessions';
+import { newStudySessionPath, studySessionPath, type StudySessionFields } from '@studybuddy/shared/study-sessions';
 import { toast } from '../../ui/toast.ts';
 import { SessionForm, type SessionPrefill } from './session-form.tsx';
 import { studySessionKeys, studySessionsApi } from './study-sessions-api.ts';
@@ -65,5 +65,23 @@ export function PlanSessionButton({ conversation, name }: { conversation: Conver
       </Tooltip>
       {opened && <PlanSessionModal conversation={conversation} name={name} opened onClose={() => setOpened(false)} />}
     </>
+  );
+}
+
+/** Beside a proposed slot of Find a time: opens the form pre-filled with the slot's start and length. */
+export function PlanFromSlot({
+  conversation,
+  slot,
+  onOpen,
+}: {
+  conversation: ConversationRef;
+  slot: { start: string; end: string };
+  onOpen?: () => void;
+}) {
+  const minutes = Math.round((Date.parse(slot.end) - Date.parse(slot.start)) / 60_000);
+  return (
+    <Button size="xs" component={Link} to={newStudySessionPath(conversation, slot.start, minutes)} onClick={onOpen}>
+      {T.fromSlot}
+    </Button>
   );
 }

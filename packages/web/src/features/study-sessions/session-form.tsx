@@ -55,7 +55,10 @@ export function SessionForm({
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const zone = browserZone();
-  const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => setV((old) => ({ ...old, [key]: value }));
+  const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => {
+    setV((old) => ({ ...old, [key]: value }));
+    setError(null);
+  };
   const fieldError = (...names: string[]) => (error?.field && names.includes(error.field) ? error.message : undefined);
 
   const submit = async (e: FormEvent) => {

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Avatar, Button, Checkbox, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MSG } from '@studybuddy/shared/messages';
 import { STUDY_SESSION_LIMITS, type StudySession } from '@studybuddy/shared/study-sessions';
@@ -76,7 +76,6 @@ export function StudyRoom({ session, me }: { session: StudySession; me: string }
             {room.data.present.map((p) => (
               <List.Item key={p.userId}>
                 <Group gap="xs" wrap="nowrap">
-                  <Avatar size="sm" name={p.name} color="initials" />
                   <div>
                     <Text size="sm" fw={500}>
                       {p.name}
@@ -111,7 +110,7 @@ export function StudyRoom({ session, me }: { session: StudySession; me: string }
                   checked={mine?.done ?? false}
                   onChange={(e) => save.mutate({ done: e.currentTarget.checked })}
                 />
-                <Button type="submit" variant="light" loading={save.isPending}>
+                <Button type="submit" loading={save.isPending}>
                   {T.setGoal}
                 </Button>
               </Group>
