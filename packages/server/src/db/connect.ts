@@ -15,6 +15,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Whether transactions run side by side (PostgreSQL's pool), so values of one sequence may commit out of order
+   * and writes of unrelated rows may overlap; PGlite has one connection and runs them one after the other.
+   */
+  concurrent: boolean;
   /** Runs a trivial query; throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -61,6 +66,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     return {
       db: db,
       kind: 'postgres',
+      concurrent: true,
       ping: async () => void (await pool.query('select 1')),
       close: () => pool.end(),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -75,6 +81,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   return {
     db: db,
     kind: 'pglite',
+    concurrent: false,
     ping: async () => void (await client.query('select 1')),
     close: () => client.close(),
   };

@@ -2,7 +2,7 @@ import type { ChatInfo, ChatList, UnreadCounts } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import * as chatRepo from './chat.repository.ts';
-import * as repo from './conversation.repository.ts';
+import * as readState from './read-state.repository.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { accessSql, authorizeRead } from './conversation-access.ts';
 
@@ -37,8 +37,8 @@ export async function chatInfo(ctx: AppContext, userId: string, chatId: string):
   const [row, cards, myLastRead, friendLastRead] = await Promise.all([
     chatRepo.chatRow(ctx.db, chatId),
     profiles.cards(ctx.db, [friendId]),
-    repo.lastReadOf(ctx.db, userId, access.ref),
-    repo.lastReadOf(ctx.db, friendId, access.ref),
+    readState.lastReadOf(ctx.db, userId, access.ref),
+    readState.lastReadOf(ctx.db, friendId, access.ref),
   ]);
   const friend = cards.get(friendId);
   return {

@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
 import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
 import type { Db } from '../../db/connect.ts';
-import { chats, messages, readState } from '../../db/schema/chat.ts';
+import { chats, messages } from '../../db/schema/chat.ts';
+import { preparedStatement, runPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import { sqlText } from '../../db/sql-text.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { blocking } from '../social/blocks.service.ts';
 import type { AccessSql } from './conversation-access.ts';
+import { deleteReadState, unreadCountSql } from './read-state.repository.ts';
 
 /** Only this module touches the message tables of both conversation kinds. */
 
@@ -84,11 +85,8 @@ export interface WrittenMessage {
   peerUnreadBefore: number;
 }
 
-/** The batch write as prepared once: its name (per text) and text. */
-export interface WriteBatchStatement {
-  name: string;
-  text: string;
-}
+/** The batch write as prepared once. */
+export type WriteBatchStatement = PreparedStatement;
 
 /**
  * The batch write, one statement (atomic, one round trip) over a JSON array of messages ($1). Every lookup is a
@@ -111,6 +109,9 @@ export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
   const senderBlockers = sqlText(blocking.sql.blockersOf(col('ins.sender_id')));
   const latestGroups = col(`select * from latest where conversation_kind = 'group' order by conversation_id`);
   const recordGroups = g ? sqlText(g.recordLast(latestGroups)) : 'select 1';
+  const peerUnread = sqlText(
+    unreadCountSql({ reader: col('i.peer'), kind: col(`'chat'`), conversationId: col('ins.conversation_id') }),
+  );
   const text = `
   with input as (
     select * from json_to_recordset($1::json) as x(ord int, id text, kind text, conv text, sender text,
@@ -146,49 +147,9 @@ export function writeBatchStatement(access: AccessSql): WriteBatchStatement {
   select ins.*,
     case when ins.conversation_kind = 'group' then ${groupMembers} end as members,
     case when ins.conversation_kind = 'group' then ${senderBlockers} end as blockers,
-    case when ins.conversation_kind = 'chat' then (select count(*) from messages o
-      where o.conversation_kind = 'chat' and o.conversation_id = ins.conversation_id
-        and o.sender_id is distinct from i.peer and o.deleted_at is null
-        and o.cursor > coalesce((select r.last_read_cursor from read_state r where r.user_id = i.peer
-          and r.conversation_kind = 'chat' and r.conversation_id = ins.conversation_id), 0)) end as peer_unread_before
+    case when ins.conversation_kind = 'chat' then ${peerUnread} end as peer_unread_before
   from ins join input i on i.id = ins.id`;
-  // Named by its text: a connection that prepared one text never gets another under the same name.
-  return { name: `chat_write_batch_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
-}
-
-interface PgliteClient {
-  exec(query: string): Promise<{ rows: unknown[] }[]>;
-}
-interface PgPool {
-  totalCount: number;
-  query<T>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
-}
-
-/** The statements prepared in PGlite's one session, by session. */
-const preparedIn = new WeakMap<object, Set<string>>();
-
-/**
- * Runs the batch write as a prepared statement (planned once, not per batch): node-postgres prepares named
- * statements on each pooled connection by itself; PGlite (one session) gets a PREPARE once and then EXECUTE
- * with the JSON as a dollar-quoted literal (EXECUTE takes no bind parameters), over the simple protocol (one
- * call into PGlite instead of five).
- */
-async function runWriteBatch(db: Db, statement: WriteBatchStatement, json: string): Promise<RawMessage[]> {
-  const client = (db as unknown as { $client: PgliteClient | PgPool }).$client;
-  const { name, text } = statement;
-  if ('totalCount' in client) return (await client.query<RawMessage>({ name, text, values: [json] })).rows;
-  const pglite = client as PgliteClient;
-  let prepared = preparedIn.get(pglite);
-  if (!prepared) preparedIn.set(pglite, (prepared = new Set()));
-  if (!prepared.has(name)) {
-    await pglite.exec(`prepare ${name} (text) as ${text}`);
-    prepared.add(name);
-  }
-  let tag: string;
-  do tag = `$j${randomBytes(8).toString('hex')}$`;
-  while (json.includes(tag));
-  const [result] = await pglite.exec(`execute ${name} (${tag}${json}${tag})`);
-  return (result?.rows ?? []) as RawMessage[];
+  return preparedStatement('chat_write_batch', text);
 }
 
 /**
@@ -223,7 +184,7 @@ export async function insertMessages(
       };
     }),
   );
-  const rows = await runWriteBatch(db, statement, json);
+  const rows = await runPrepared<RawMessage>(db, statement, json);
   return new Map(
     rows.map((raw) => [
       raw.id,
@@ -344,63 +305,6 @@ export async function newestCursor(db: Db): Promise<number> {
   return Math.max(Number(row?.cursor ?? 0), Number(row?.change ?? 0));
 }
 
-export async function lastReadOf(db: Db, userId: string, ref: ConversationRef): Promise<number> {
-  const [row] = await db
-    .select({ cursor: readState.lastReadCursor })
-    .from(readState)
-    .where(
-      and(eq(readState.userId, userId), eq(readState.conversationKind, ref.kind), eq(readState.conversationId, ref.id)),
-    )
-    .limit(1);
-  return row?.cursor ?? 0;
-}
-
-/** Moves the read position forward only; returns where it stands. */
-export async function advanceLastRead(db: Db, userId: string, ref: ConversationRef, cursor: number): Promise<number> {
-  const [row] = await db
-    .insert(readState)
-    .values({ userId, conversationKind: ref.kind, conversationId: ref.id, lastReadCursor: cursor })
-    .onConflictDoUpdate({
-      target: [readState.userId, readState.conversationKind, readState.conversationId],
-      set: {
-        lastReadCursor: sql`greatest(${readState.lastReadCursor}, excluded.last_read_cursor)`,
-        lastReadAt: sql`now()`,
-      },
-    })
-    .returning({ cursor: readState.lastReadCursor });
-  return row?.cursor ?? cursor;
-}
-
-/** A message's sender is not one the reader blocked (issue 24): such messages are nobody's news to them. */
-const notFromBlocked = (readerId: string) =>
-  sql`not ${blocking.sql.hasBlocked(sql`${readerId}`, sql`${messages.senderId}`)}`;
-
-/**
- * Messages of others after the user's read position, but for those of students the user blocked: derived from the
- * messages, so it never drifts.
- */
-export async function unreadCount(db: Db, userId: string, ref: ConversationRef): Promise<number> {
-  const lastRead = db
-    .select({ c: readState.lastReadCursor })
-    .from(readState)
-    .where(
-      and(eq(readState.userId, userId), eq(readState.conversationKind, ref.kind), eq(readState.conversationId, ref.id)),
-    );
-  const [row] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(messages)
-    .where(
-      and(
-        inConversation(ref),
-        gt(messages.cursor, sql`coalesce((${lastRead}), 0)`),
-        sql`${messages.senderId} is distinct from ${userId}`,
-        isNull(messages.deletedAt),
-        notFromBlocked(userId),
-      ),
-    );
-  return row?.n ?? 0;
-}
-
 /** Ids of the user's chats with current friends (a chat with someone no longer a friend is closed to both). */
 function memberChats(access: AccessSql, userId: string): SQL {
   const peer = sql`case when ${chats.userA} = ${userId} then ${chats.userB} else ${chats.userA} end`;
@@ -469,49 +373,16 @@ export async function messagesSince(
     .limit(limit);
 }
 
-/** Unread counts of several conversations of one kind (absent when zero), as `unreadCount` counts them. */
-export async function unreadFor(
-  db: Db,
-  userId: string,
-  kind: ConversationRef['kind'],
-  ids: string[],
-): Promise<Map<string, number>> {
-  if (!ids.length) return new Map();
-  const rows = await db
-    .select({ id: messages.conversationId, n: sql<number>`count(*)`.mapWith(Number) })
-    .from(messages)
-    .leftJoin(
-      readState,
-      and(
-        eq(readState.userId, userId),
-        eq(readState.conversationKind, messages.conversationKind),
-        eq(readState.conversationId, messages.conversationId),
-      ),
-    )
-    .where(
-      and(
-        eq(messages.conversationKind, kind),
-        inArray(messages.conversationId, ids),
-        gt(messages.cursor, sql`coalesce(${readState.lastReadCursor}, 0)`),
-        sql`${messages.senderId} is distinct from ${userId}`,
-        isNull(messages.deletedAt),
-        notFromBlocked(userId),
-      ),
-    )
-    .groupBy(messages.conversationId);
-  return new Map(rows.map((r) => [r.id, r.n]));
-}
-
-/** Removes a conversation's messages and read positions (a group whose last member left). */
 /** Whether any message still carries this content (an attachment's address may be sent twice). */
 export async function contentInUse(db: Db, content: string): Promise<boolean> {
   const [row] = await db.select({ id: messages.id }).from(messages).where(eq(messages.content, content)).limit(1);
   return !!row;
 }
 
+/** Removes a conversation's messages and read positions (a group whose last member left). */
 export async function deleteConversation(db: Db, ref: ConversationRef): Promise<void> {
   await db.delete(messages).where(inConversation(ref));
-  await db.delete(readState).where(and(eq(readState.conversationKind, ref.kind), eq(readState.conversationId, ref.id)));
+  await deleteReadState(db, ref);
 }
 
 /**

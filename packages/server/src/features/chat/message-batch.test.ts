@@ -7,9 +7,10 @@ import type { RealtimeEvent } from '@studybuddy/shared/realtime';
 import { chats, groups, messages } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
-import { unreadCounts } from './chat.service.ts';
+import { listChats, unreadCounts } from './chat.service.ts';
 import { chatRef, friends } from './chat.test-kit.ts';
-import { messageWriter, sendMessage } from './messages.service.ts';
+import { markRead, messageWriter, sendMessage } from './messages.service.ts';
+import { UNREAD_COUNT_CAP } from './read-state.repository.ts';
 
 /** Group commit of messages: what arrives together is written in one statement, each message still on its own. */
 describe('messages written in batches', () => {
@@ -60,6 +61,32 @@ describe('messages written in batches', () => {
     const unread = events.filter((e) => e.type === 'unread.changed');
     expect(unread).toEqual([{ type: 'unread.changed', conversation: ref, friendId: ada.id, count: 12 }]);
     expect((await unreadCounts(ctx(), bob.id)).byFriend[ada.id]).toBe(12);
+  });
+
+  it('counts unread up to the cap the badge needs (99+), in the batch write and in every list alike', async () => {
+    const [dan, fay] = await friends(t.app, 2, ['Dan', 'Fay']);
+    const ref = chatRef(dan, fay);
+    const sixty = (label: string) =>
+      Array.from({ length: 60 }, (_, i): [TestUser, ConversationRef, SendMessageInput] => [
+        dan,
+        ref,
+        text(`${label} ${i}`),
+      ]);
+    expect((await sendTogether(sixty('first'))).batches[0]).toBe(60);
+    events.length = 0;
+    const second = await sendTogether(sixty('second'));
+    // 120 unread: the count stops at the cap, whether counted before the batch (60) plus the batch or from scratch.
+    const unread = events.filter((e) => e.type === 'unread.changed');
+    expect(unread).toEqual([{ type: 'unread.changed', conversation: ref, friendId: dan.id, count: UNREAD_COUNT_CAP }]);
+    expect((await unreadCounts(ctx(), fay.id)).byFriend[dan.id]).toBe(UNREAD_COUNT_CAP);
+    expect((await listChats(ctx(), fay.id)).chats.find((c) => c.friendId === dan.id)?.unread).toBe(UNREAD_COUNT_CAP);
+    // Read up to the second batch's 10th message, 50 are left: below the cap the count is exact again.
+    const tenth = second.results[9];
+    if (tenth?.status !== 'fulfilled') throw new Error('the 10th message was not stored');
+    expect(await markRead(ctx(), fay.id, ref, tenth.value.message.cursor)).toEqual({
+      lastRead: tenth.value.message.cursor,
+      unread: 50,
+    });
   });
 
   it('counts both directions when both friends write in the same batch', async () => {

@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ConversationRef } from '@studybuddy/shared/chat';
 import type { Db } from '../../db/connect.ts';
-import { chats, messages, readState } from '../../db/schema/chat.ts';
+import { chats, messages } from '../../db/schema/chat.ts';
 import type { AccessSql } from './conversation-access.ts';
 import type { MessageRow } from './conversation.repository.ts';
 
@@ -93,22 +93,4 @@ export async function groupMemberIds(db: Db, access: AccessSql, groupId: string)
   const result = await db.execute(sql`select ${access.group.memberIds(sql`${groupId}`)} as ids`);
   const [row] = (result as unknown as { rows: { ids: string[] | null }[] }).rows;
   return row?.ids ?? [];
-}
-
-/** Of `userIds`, those whose read position in the conversation is before `cursor` (the message was unread to them). */
-export async function readBefore(db: Db, ref: ConversationRef, userIds: string[], cursor: number): Promise<string[]> {
-  if (!userIds.length) return [];
-  const read = await db
-    .select({ userId: readState.userId })
-    .from(readState)
-    .where(
-      and(
-        eq(readState.conversationKind, ref.kind),
-        eq(readState.conversationId, ref.id),
-        inArray(readState.userId, userIds),
-        sql`${readState.lastReadCursor} >= ${cursor}`,
-      ),
-    );
-  const caughtUp = new Set(read.map((r) => r.userId));
-  return userIds.filter((id) => !caughtUp.has(id));
 }

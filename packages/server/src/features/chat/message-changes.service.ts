@@ -14,6 +14,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { deleteStoredFile } from '../files/files.service.ts';
 import { accessSql, authorize, authorizeRead } from './conversation-access.ts';
 import * as repo from './conversation.repository.ts';
+import * as readState from './read-state.repository.ts';
 import * as changes from './message-changes.repository.ts';
 import * as extras from './message-extras.repository.ts';
 import { cleanText } from './message-text.ts';
@@ -110,8 +111,8 @@ async function afterDeletion(
   const ref = message.conversation;
   const recipients = audience.filter((id) => id !== before.senderId);
   try {
-    for (const userId of await changes.readBefore(ctx.db, ref, recipients, before.cursor)) {
-      const count = await repo.unreadCount(ctx.db, userId, ref);
+    for (const userId of await readState.readBefore(ctx.db, ref, recipients, before.cursor)) {
+      const count = await readState.unreadCount(ctx.db, userId, ref);
       const friendId = ref.kind === 'chat' ? (peerOf(ref.id, userId) ?? undefined) : undefined;
       ctx.realtime.toUsers([userId], { type: 'unread.changed', conversation: ref, friendId, count });
     }

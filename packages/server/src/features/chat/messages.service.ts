@@ -28,6 +28,7 @@ import {
 import { GroupCommit } from './group-commit.ts';
 import { cleanText } from './message-text.ts';
 import * as repo from './conversation.repository.ts';
+import * as readState from './read-state.repository.ts';
 import * as extras from './message-extras.repository.ts';
 
 /**
@@ -59,9 +60,9 @@ export function messageWriter(ctx: AppContext): GroupCommit<repo.MessageToWrite,
     // Built once the features have registered their conversation kinds (the first send comes after start-up).
     const statement = repo.writeBatchStatement(accessSql(ctx));
     writer = new GroupCommit((batch) => writeBatch(ctx, statement, batch), {
-      // PostgreSQL writes two batches side by side (never two of one conversation: its order stays); PGlite has
-      // one connection.
-      concurrency: ctx.database.kind === 'postgres' ? 2 : 1,
+      // Two batches side by side where the database runs transactions concurrently (never two of one
+      // conversation: its order stays).
+      concurrency: ctx.database.concurrent ? 2 : 1,
       keyOf: (m) => `${m.conversation.kind}:${m.conversation.id}`,
     });
     writers.set(ctx, writer);
@@ -137,7 +138,8 @@ function publishWritten(
       friendId: senderId,
       count: w.peerUnreadBefore,
     };
-    entry.count += 1;
+    // The count stops at the cap, as counted from the messages (`unreadCountSql`).
+    entry.count = Math.min(entry.count + 1, readState.UNREAD_COUNT_CAP);
     unread.set(key, entry);
   }
   for (const { conversation, peerId, friendId, count } of unread.values()) {
@@ -269,9 +271,9 @@ export async function markRead(
 ): Promise<{ lastRead: number; unread: number }> {
   const access = await authorizeRead(ctx, userId, ref);
   const newest = await repo.newestCursorIn(ctx.db, ref);
-  const before = await repo.lastReadOf(ctx.db, userId, ref);
-  const lastRead = await repo.advanceLastRead(ctx.db, userId, ref, Math.min(cursor ?? newest, newest));
-  const unread = await repo.unreadCount(ctx.db, userId, ref);
+  const before = await readState.lastReadOf(ctx.db, userId, ref);
+  const lastRead = await readState.advanceLastRead(ctx.db, userId, ref, Math.min(cursor ?? newest, newest));
+  const unread = await readState.unreadCount(ctx.db, userId, ref);
   ctx.realtime.toUsers([userId], { type: 'unread.changed', conversation: ref, friendId: access.peerId, count: unread });
   // A blocked student hears nothing of the blocker reading their old chat.
   if (lastRead > before && access.peerId && !access.readOnly) {
@@ -286,8 +288,8 @@ export async function markRead(
 
 /** What a reconnecting client missed after `cursor` (at most `max` messages, else `truncated`). */
 export async function since(ctx: AppContext, userId: string, cursor: number, max: number): Promise<SinceResult> {
-  // Several connections commit out of cursor order on PostgreSQL; PGlite runs one transaction at a time.
-  const lookBack = ctx.database.kind === 'postgres';
+  // Concurrent transactions may commit out of cursor order (`messagesSince` looks back a little).
+  const lookBack = ctx.database.concurrent;
   const rows = await repo.messagesSince(ctx.db, accessSql(ctx), userId, cursor, max + 1, lookBack);
   if (rows.length > max) return { events: [], cursor: await repo.newestCursor(ctx.db), truncated: true };
   // A member of a group they may no longer read (a hot group's course dropped) is not sent its messages.
@@ -335,7 +337,7 @@ export async function typing(ctx: AppContext, userId: string, ref: ConversationR
 
 /** Unread counts of the user's groups by id (only groups with unread messages). */
 export const unreadOfGroups = (db: Db, userId: string, groupIds: string[]) =>
-  repo.unreadFor(db, userId, 'group', groupIds);
+  readState.unreadFor(db, userId, 'group', groupIds);
 
 /**
  * A message and up to `before` messages before it in its conversation, oldest first (a report keeps them); null when
