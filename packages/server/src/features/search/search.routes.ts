@@ -1,21 +1,17 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MSG } from '@studybuddy/shared/messages';
 import { searchResultsSchema } from '@studybuddy/shared/search-responses';
 import { SEARCH_LIMITS, searchQuerySchema } from '@studybuddy/shared/search';
-import { SOCIAL_ERRORS } from '@studybuddy/shared/social';
-import type { AppContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
-import { search } from './search.service.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
+import type { SearchService } from './search.service.ts';
 
 /** The one search box (issue 17): GET /api/search?q=…&limit=… */
-export function searchRoutes(ctx: AppContext) {
+export function searchRoutes(search: SearchService, rateLimits: boolean) {
   // Per student: the dialog asks once per pause in typing.
   const limited: FastifyContextConfig = {
     inFlightPerClient: SEARCH_LIMITS.inFlight,
-    ...(ctx.config.rateLimits && {
+    ...(rateLimits && {
       rateLimit: {
         max: SEARCH_LIMITS.perMinute,
         timeWindow: '1 minute',
@@ -24,11 +20,11 @@ export function searchRoutes(ctx: AppContext) {
     }),
   };
   return async (base: FastifyInstance) => {
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
     app.get(
       '/api/search',
       {
-        preValidation: signedIn,
         config: limited,
         schema: {
           summary: 'Searches people, groups, messages, coursework and course documents the student may see',
@@ -37,12 +33,7 @@ export function searchRoutes(ctx: AppContext) {
           response: { 200: searchResultsSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const results = await search(ctx, requireUser(request).id, request.query);
-        // As for the social screens (requirements §6): a student with an incomplete profile finds nobody yet.
-        if (!results) throw new AppError(403, SOCIAL_ERRORS.profileIncomplete, MSG.profile.completeFirst);
-        return results;
-      },
+      (request) => search.search(studentId(request), request.query),
     );
   };
 }

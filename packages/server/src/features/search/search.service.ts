@@ -1,7 +1,9 @@
 import { peerOf } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import type { CourseworkHit, MessageHit, SearchQuery, SearchResults } from '@studybuddy/shared/search';
+import { SOCIAL_ERRORS } from '@studybuddy/shared/social';
 import type { AppContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
 import { passage, textMatch, textQuery, tsquery, type TextQuery } from '../../platform/full-text.ts';
 import { searchMessages } from '../chat/messages.service.ts';
 import { findDocumentPages } from '../documents/page-search.service.ts';
@@ -10,7 +12,7 @@ import { isHotGroupId } from '../groups/hot-group-access.service.ts';
 import { cachedCourseworkAndCourses } from '../lms/coursework.service.ts';
 import { findPeople, findSearcher } from '../profile/people-search.service.ts';
 import { blocking } from '../social/blocks.service.ts';
-import { friendsOf } from '../social/social.service.ts';
+import { friendships } from '../social/friendships.service.ts';
 
 /**
  * The one search box (issue 17): everything the student may see that has the words, each kind from the feature
@@ -20,18 +22,31 @@ import { friendsOf } from '../social/social.service.ts';
 
 const EMPTY: SearchResults = { people: [], groups: [], messages: [], coursework: [], documents: [] };
 
+export type SearchService = ReturnType<typeof createSearchService>;
+
+/** The search box's service: each kind asked of the feature that owns it. */
+export function createSearchService(ctx: AppContext) {
+  return {
+    /** 403 while the student's profile is incomplete (as for the social screens, requirements §6). */
+    async search(userId: string, input: SearchQuery): Promise<SearchResults> {
+      const results = await searchAll(ctx, userId, input);
+      if (!results) throw new AppError(403, SOCIAL_ERRORS.profileIncomplete, MSG.profile.completeFirst);
+      return results;
+    },
+  };
+}
+
 /** Null when the student's profile is incomplete (they may not search yet, as they may not use discovery). */
-export async function search(ctx: AppContext, userId: string, input: SearchQuery): Promise<SearchResults | null> {
-  const [me, friends, groupNames, hidden] = await Promise.all([
+async function searchAll(ctx: AppContext, userId: string, input: SearchQuery): Promise<SearchResults | null> {
+  const [me, friendNames, groupNames, hidden] = await Promise.all([
     findSearcher(ctx.db, userId),
-    friendsOf(ctx.db, userId),
+    friendships.names(ctx.db, userId),
     groupTitles(ctx, userId),
     blocking.hiddenFrom(ctx.db, userId),
   ]);
   if (!me) return null;
   const q = textQuery(input.q);
   if (!q) return EMPTY;
-  const friendNames = new Map(friends.map((f) => [f.uid, f.name]));
   const [people, groups, messages, coursework, documents] = await Promise.all([
     // A blocked pair (issue 24) find neither each other nor each other's messages, either way.
     findPeople(ctx.db, { id: userId, college: me.college }, [...friendNames.keys()], q, input.limit, hidden),

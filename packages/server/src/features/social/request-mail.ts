@@ -1,15 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ROUTES } from '@studybuddy/shared/routes';
-import type { Db } from '../../db/connect.ts';
-import type { AppContext } from '../../platform/context.ts';
 import type { MailMessage } from '../../platform/mail.ts';
-import { profiles } from '../profile/profiles.service.ts';
-import { claimMailSlot } from './request-mail.repository.ts';
 
-/**
- * E-mail notice of a new friend request (new in this version, not in requirements §4): sent when the recipient's
- * emailNotificationsEnabled is on, at most once a day per sender and recipient, with a one-click unsubscribe link.
- */
+/** The e-mail notice of a new friend request and its one-click unsubscribe token (sent by request-notices.service.ts). */
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const mac = (secretKey: string, userId: string) =>
@@ -45,24 +38,4 @@ export function friendRequestMail(publicUrl: string, to: string, senderName: str
       `<p style="color:#555;font-size:12px"><a href="${escapeHtml(unsubscribe)}">Stop friend request emails</a></p>` +
       `<p>— StudyBuddy</p>`,
   };
-}
-
-/** One-click unsubscribe: the profile owner turns the student's e-mail notices off (false: no such profile). */
-export const disableRequestMails = (db: Db, userId: string) => profiles.disableNotifications(db, userId);
-
-/** Sends the notice when the recipient wants it; never throws (the request itself already succeeded). */
-export async function noticeFriendRequest(ctx: AppContext, fromUserId: string, toUserId: string): Promise<void> {
-  try {
-    const [recipient, sender] = await Promise.all([
-      profiles.mailContact(ctx.db, toUserId),
-      profiles.member(ctx.db, fromUserId),
-    ]);
-    if (!recipient?.notify || !sender) return;
-    const senderName = sender.name;
-    if (!(await claimMailSlot(ctx.db, fromUserId, toUserId))) return;
-    const token = unsubscribeToken(ctx.config.secretKey, toUserId);
-    await ctx.mailer.send(friendRequestMail(ctx.config.publicUrl, recipient.email, senderName, token));
-  } catch (err) {
-    ctx.log.error({ err, fromUserId, toUserId }, 'friend request e-mail failed');
-  }
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chatIdFor } from '@studybuddy/shared/chat';
-import { conversationTopic } from '@studybuddy/shared/realtime';
+import { MSG } from '@studybuddy/shared/messages';
 import { idParamSchema, matchQuerySchema, searchQuerySchema, sendRequestSchema } from '@studybuddy/shared/social';
 import {
   acceptRequestResultSchema,
@@ -15,60 +14,28 @@ import {
   searchResultSchema,
   sendRequestResultSchema,
 } from '@studybuddy/shared/social-responses';
-import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, okSchema } from '../../platform/openapi.ts';
-import { createQuota, DAY_MS } from '../../platform/quota.ts';
-import { MSG } from '@studybuddy/shared/messages';
-import { notifyFriendRequest, notifyRequestAccepted } from '../push/push.service.ts';
-import { signedIn } from '../../platform/session.ts';
-import { requireMember } from './member.ts';
-import { disableRequestMails, noticeFriendRequest, userOfUnsubscribeToken } from './request-mail.ts';
-import { matchPage, search } from './match.service.ts';
-import { acceptRequest, declineRequest, sendRequest, unfriend, unsendRequest } from './requests.service.ts';
-import {
-  friendsOf,
-  incomingRequests,
-  markRequestsViewed,
-  notificationBadge,
-  profileSummary,
-} from './social.service.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
+import type { FriendsService } from './friends.service.ts';
+import type { MatchService } from './match.service.ts';
+import type { RequestsService } from './requests.service.ts';
 
 const unsubscribePage = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 const unsubscribeQuery = z.object({ token: z.unknown().describe('The token of the e-mail link') });
+const tags = ['social'];
+const ok = { ok: true as const };
 
 /** Match finder, user search, friend requests, notifications and friends (issue 5). */
-export function socialRoutes(ctx: AppContext) {
-  const { db } = ctx;
-  const quota = createQuota(db);
-  const requestsPerDay = {
-    what: MSG.quota.friendRequestsPerDay,
-    limit: ctx.config.limits.friendRequestsPerDay,
-    windowMs: DAY_MS,
-    when: MSG.quota.tryTomorrow,
-  };
-  /** Tells every open tab of these students that their requests, notifications or friends changed. */
-  const changed = (userIds: string[], requestId?: string) =>
-    ctx.realtime.toUsers(userIds, { type: 'friendRequest.changed', ...(requestId ? { requestId } : {}) });
+export function socialRoutes(services: { requests: RequestsService; friends: FriendsService; match: MatchService }) {
+  const { requests, friends, match } = services;
 
-  /** E-mail notices still being sent; the app waits for them when it closes. */
-  const mailing = new Set<Promise<void>>();
-  const mailNotice = (fromUserId: string, toUserId: string) => {
-    const sending = noticeFriendRequest(ctx, fromUserId, toUserId).finally(() => mailing.delete(sending));
-    mailing.add(sending);
-  };
-
-  return async (base: FastifyInstance) => {
+  async function studentRoutes(base: FastifyInstance) {
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
-    const tags = ['social'];
-    const preValidation = signedIn;
-    app.addHook('onClose', async () => {
-      await Promise.allSettled([...mailing]);
-    });
 
     app.get(
       '/api/social/matches',
       {
-        preValidation,
         schema: {
           summary: 'A page of match suggestions (same college, best first)',
           tags,
@@ -76,13 +43,12 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: matchPageSchema, ...errorResponses },
         },
       },
-      async (request) => matchPage(db, await requireMember(db, request), request.query),
+      (request) => match.matchPage(studentId(request), request.query),
     );
 
     app.get(
       '/api/social/search',
       {
-        preValidation,
         schema: {
           summary: 'Finds students of the same college by name',
           tags,
@@ -90,13 +56,12 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: searchResultSchema, ...errorResponses },
         },
       },
-      async (request) => ({ users: await search(db, await requireMember(db, request), request.query) }),
+      async (request) => ({ users: await match.search(studentId(request), request.query) }),
     );
 
     app.post(
       '/api/social/requests',
       {
-        preValidation,
         schema: {
           summary: 'Sends a friend request (201), or accepts theirs when they had asked first (200)',
           tags,
@@ -105,33 +70,14 @@ export function socialRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const me = await requireMember(db, request);
-        const { toUserId } = request.body;
-        // QUOTA_FRIEND_REQUESTS_PER_DAY: a refused request (already sent, other college, ...) is given back.
-        const quotaKey = `friend-requests:${me.id}`;
-        await quota.consume(quotaKey, requestsPerDay);
-        const { unseen, ...result } = await sendRequest(db, me, toUserId).catch(async (err: unknown) => {
-          await quota.refund(quotaKey);
-          throw err;
-        });
-        // To a student who blocked the sender: answered like any sent request, and nothing reaches them.
-        if (unseen) return reply.status(201).send(result);
-        changed([me.id, toUserId], result.requestId);
-        if (result.outcome === 'sent') {
-          mailNotice(me.id, toUserId);
-          notifyFriendRequest(ctx, me, toUserId, result.requestId);
-        } else {
-          // They had asked first: sending back accepts their request.
-          notifyRequestAccepted(ctx, me, toUserId);
-        }
-        return reply.status(result.outcome === 'sent' ? 201 : 200).send(result);
+        const { created, ...result } = await requests.send(studentId(request), request.body.toUserId);
+        return reply.status(created ? 201 : 200).send(result);
       },
     );
 
     app.post(
       '/api/social/requests/:id/accept',
       {
-        preValidation,
         schema: {
           summary: 'Accepts a friend request addressed to the student',
           tags,
@@ -139,20 +85,12 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: acceptRequestResultSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const me = await requireMember(db, request);
-        const { id } = request.params;
-        const result = await acceptRequest(db, me, id);
-        changed([me.id, result.friendId], id);
-        notifyRequestAccepted(ctx, me, result.friendId);
-        return result;
-      },
+      (request) => requests.accept(studentId(request), request.params.id),
     );
 
     app.post(
       '/api/social/requests/:id/decline',
       {
-        preValidation,
         schema: {
           summary: 'Declines a friend request addressed to the student',
           tags,
@@ -160,19 +98,12 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: okSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const me = await requireMember(db, request);
-        const { id } = request.params;
-        const { fromUserId } = await declineRequest(db, me, id);
-        changed([me.id, fromUserId], id);
-        return { ok: true as const };
-      },
+      async (request) => (await requests.decline(studentId(request), request.params.id), ok),
     );
 
     app.delete(
       '/api/social/requests/:id',
       {
-        preValidation,
         schema: {
           summary: 'Takes back a friend request the student sent',
           tags,
@@ -180,72 +111,54 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: okSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const me = await requireMember(db, request);
-        const { id } = request.params;
-        const { toUserId } = await unsendRequest(db, me, id);
-        changed([me.id, toUserId], id);
-        return { ok: true as const };
-      },
+      async (request) => (await requests.unsend(studentId(request), request.params.id), ok),
     );
 
     app.get(
       '/api/social/notifications',
       {
-        preValidation,
         schema: {
           summary: 'Pending friend requests addressed to the student',
           tags,
           response: { 200: notificationsListSchema, ...errorResponses },
         },
       },
-      async (request) => ({ requests: await incomingRequests(db, (await requireMember(db, request)).id) }),
+      async (request) => ({ requests: await requests.incoming(studentId(request)) }),
     );
 
     app.post(
       '/api/social/notifications/viewed',
       {
-        preValidation,
         schema: {
           summary: 'Marks the pending requests viewed (clears the badge highlight)',
           tags,
           response: { 200: notificationsViewedSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const me = await requireMember(db, request);
-        const updated = await markRequestsViewed(db, me.id);
-        if (updated) changed([me.id]);
-        return { updated };
-      },
+      async (request) => ({ updated: await requests.markViewed(studentId(request)) }),
     );
 
     app.get(
       '/api/social/notifications/badge',
       {
-        preValidation,
         schema: {
           summary: 'The notifications badge: pending requests and whether any is unviewed',
           tags,
           response: { 200: notificationBadgeSchema, ...errorResponses },
         },
       },
-      async (request) => notificationBadge(db, (await requireMember(db, request)).id),
+      (request) => requests.badge(studentId(request)),
     );
 
     app.get(
       '/api/social/friends',
-      {
-        preValidation,
-        schema: { summary: "The student's friends", tags, response: { 200: friendsListSchema, ...errorResponses } },
-      },
-      async (request) => ({ friends: await friendsOf(db, (await requireMember(db, request)).id) }),
+      { schema: { summary: "The student's friends", tags, response: { 200: friendsListSchema, ...errorResponses } } },
+      async (request) => ({ friends: await friends.list(studentId(request)) }),
     );
 
     app.delete(
       '/api/social/friends/:id',
       {
-        preValidation,
         schema: {
           summary: 'Ends a friendship',
           tags,
@@ -253,21 +166,12 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: okSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const me = await requireMember(db, request);
-        const { id } = request.params;
-        await unfriend(db, me, id);
-        changed([me.id, id]);
-        // Their one-to-one chat closes to both at once: every socket (on every instance) stops hearing it.
-        ctx.realtime.revoke([me.id, id], conversationTopic({ kind: 'chat', id: chatIdFor(me.id, id) }));
-        return { ok: true as const };
-      },
+      async (request) => (await friends.unfriend(studentId(request), request.params.id), ok),
     );
 
     app.get(
       '/api/social/profiles/:id',
       {
-        preValidation,
         schema: {
           summary: "Another student's profile as a friend or request party may see it (never e-mail or LMS fields)",
           tags,
@@ -275,10 +179,15 @@ export function socialRoutes(ctx: AppContext) {
           response: { 200: publicProfileSchema, ...errorResponses },
         },
       },
-      async (request) => profileSummary(db, (await requireMember(db, request)).id, request.params.id),
+      (request) => friends.profileSummary(studentId(request), request.params.id),
     );
+  }
 
-    /** One-click unsubscribe link of the friend-request e-mail: turns emailNotificationsEnabled off. */
+  return async (base: FastifyInstance) => {
+    await base.register(studentRoutes);
+    const app = base.withTypeProvider<ZodTypeProvider>();
+
+    /** One-click unsubscribe link of the friend-request e-mail (no sign-in): turns emailNotificationsEnabled off. */
     const unsubscribe = {
       summary: 'One-click unsubscribe link of the friend-request e-mail (an HTML page)',
       tags,
@@ -286,12 +195,10 @@ export function socialRoutes(ctx: AppContext) {
       response: { 200: unsubscribePage('Unsubscribed'), 400: unsubscribePage('The link is not valid') },
     };
     app.get('/api/social/unsubscribe', { schema: unsubscribe }, async (request, reply) => {
-      const { token } = request.query;
-      const userId = typeof token === 'string' ? userOfUnsubscribeToken(ctx.config.secretKey, token) : null;
-      const ok = userId !== null && (await disableRequestMails(db, userId));
-      const text = ok ? MSG.notifications.unsubscribed : MSG.notifications.unsubscribeInvalid;
+      const done = await requests.unsubscribe(request.query.token);
+      const text = done ? MSG.notifications.unsubscribed : MSG.notifications.unsubscribeInvalid;
       return reply
-        .status(ok ? 200 : 400)
+        .status(done ? 200 : 400)
         .type('text/html; charset=utf-8')
         .send(`<!doctype html><html lang="en"><title>StudyBuddy</title><main><p>${text}</p></main></html>`);
     });
