@@ -36,7 +36,7 @@ import { socialFeature } from './features/social/social.feature.ts';
 import { chatFeature } from './features/chat/chat.feature.ts';
 import { groupsFeature } from './features/groups/groups.feature.ts';
 import { lmsFeature } from './features/lms/lms.feature.ts';
-import { documentsFeature } from './features/documents/documents.feature.ts';
+import { documentsFeature, type DocumentsOptions } from './features/documents/documents.feature.ts';
 import { calendarFeature } from './features/calendar/calendar.feature.ts';
 import { searchFeature } from './features/search/search.feature.ts';
 import { pushFeature } from './features/push/push.feature.ts';
@@ -55,6 +55,8 @@ export interface BuildOptions {
   logStream?: LogStream;
   /** Sees every route as it is added (the API description test lists them). */
   onRoute?: (route: RouteOptions) => void;
+  /** What the documents feature is built with instead of its defaults (tests: a Canvas files source of their own). */
+  documents?: DocumentsOptions;
 }
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -148,7 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(chatFeature(ctx));
   await app.register(groupsFeature(ctx));
   await app.register(lmsFeature(ctx));
-  await app.register(documentsFeature(ctx));
+  await app.register(documentsFeature(ctx, options.documents));
   await app.register(calendarFeature(ctx));
   await app.register(searchFeature(ctx));
   await app.register(pushFeature(ctx));

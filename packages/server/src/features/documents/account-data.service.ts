@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../platform/context.ts';
-import * as data from './account-data.repository.ts';
-import { findOwnDocument, listPages } from './documents.repository.ts';
+import { listPages } from './document-pages.repository.ts';
+import { questionsOf } from './document-questions.repository.ts';
+import { documentsOf, findOwnDocument } from './documents.repository.ts';
 
 /** A course document of the student as their data download describes it. */
 export interface DocumentExport {
@@ -23,10 +24,10 @@ export interface DocumentExport {
 
 /** The student's course documents (metadata, summary, their questions); the file and text come one at a time. */
 export async function documentsForExport(ctx: AppContext, userId: string): Promise<DocumentExport[]> {
-  const rows = await data.documentsOf(ctx.db, userId);
+  const rows = await documentsOf(ctx.db, userId);
   const out: DocumentExport[] = [];
   for (const r of rows) {
-    const questions = await data.questionsOf(ctx.db, userId, r.id);
+    const questions = await questionsOf(ctx.db, userId, r.id);
     out.push({
       id: r.id,
       courseId: r.courseId,

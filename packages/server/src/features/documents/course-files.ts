@@ -2,12 +2,12 @@ import type { DocumentType } from '@studybuddy/shared/documents';
 import type { CanvasFileDto, FetchCourseFilesInput } from '@studybuddy/shared/documents-api';
 import type { FetchCourseFilesAnswer } from '@studybuddy/shared/documents-responses';
 import { MSG } from '@studybuddy/shared/messages';
-import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../db/connect.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import type { CanvasFilesSource } from './canvas-files.ts';
+import type { CanvasSync } from './canvas-sync.ts';
 import * as repo from './documents.repository.ts';
 import { toDocumentDto } from './documents.mapper.ts';
-import type { DocumentsService } from './documents.service.ts';
+import type { ProcessingService } from './processing.service.ts';
 
 /** An LMS file as shown (requirements §3): id prefixed 'canvas_', with both the §7 and the §3 field names. */
 export function toCanvasFileDto(row: repo.DocumentRow): CanvasFileDto {
@@ -37,26 +37,26 @@ export function toCanvasFileDto(row: repo.DocumentRow): CanvasFileDto {
  * module files, or with `file_id` that file's text (202 while it is still being extracted).
  */
 export async function fetchCourseFiles(
-  deps: { ctx: AppContext; service: DocumentsService; canvas: () => CanvasFilesSource },
+  deps: { db: Db; canvas: CanvasSync; processing: ProcessingService },
   userId: string,
   input: FetchCourseFilesInput,
 ): Promise<FetchCourseFilesAnswer> {
-  const { ctx, service } = deps;
-  if (!(await deps.canvas().isConnected(userId))) {
+  const { db, canvas, processing } = deps;
+  if (!(await canvas.isConnected(userId))) {
     throw new AppError(400, 'not_connected', MSG.courses.connectCanvasPrompt);
   }
-  const listing = await service.syncCanvas(userId, input.course_id, !input.file_id);
+  const listing = await canvas.sync(userId, input.course_id, !input.file_id);
   if (listing.error?.kind === 'forbidden') {
     throw new AppError(403, 'canvas_forbidden', listing.error.messages.join(' '));
   }
   if (listing.error) throw new AppError(502, 'canvas_unreachable', listing.error.messages.join(' '));
-  const rows = (await repo.listCourseDocuments(ctx.db, userId, input.course_id)).filter((r) => r.source === 'canvas');
+  const rows = (await repo.listCourseDocuments(db, userId, input.course_id)).filter((r) => r.source === 'canvas');
   if (!input.file_id) return { status: 200, body: { files: rows.map(toCanvasFileDto) } };
 
   const fileId = input.file_id.replace(/^canvas_/, '');
   const row = rows.find((r) => r.canvasFileId === fileId);
   if (!row) throw notFound(MSG.courses.fetchContentFailed(MSG.api.notFound));
   if (row.status === 'done') return { status: 200, body: { content: row.text ?? '', file: toCanvasFileDto(row) } };
-  const document = await service.process(userId, row.id);
+  const document = await processing.process(userId, row.id);
   return { status: 202, body: { content: null, status: document.status, document } };
 }

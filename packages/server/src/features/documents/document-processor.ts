@@ -7,7 +7,9 @@ import { PermanentJobError, YIELD, type JobContext, type JobDefinition } from '.
 import { storeWithinQuota } from '../files/storage-quota.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 import type { DocumentAi } from './document-ai.ts';
+import { deletePages, listPages, nextMissingPage, upsertPages } from './document-pages.repository.ts';
 import * as repo from './documents.repository.ts';
+import { toPageText } from './documents.mapper.ts';
 import {
   ExtractionError,
   extractKindFor,
@@ -38,7 +40,7 @@ interface Deps {
   ctx: AppContext;
   extractLane: WorkerLane;
   ai: DocumentAi;
-  canvas: () => CanvasFilesSource;
+  canvas: CanvasFilesSource;
 }
 
 /** Canvas content was fetched but not saved to the document (retried; requirements §8 text once it gives up). */
@@ -77,8 +79,7 @@ async function readWhole(body: Readable, size: number): Promise<ArrayBuffer> {
 }
 
 async function sourceOf(deps: Deps, doc: repo.DocumentRow): Promise<{ source: FileSource; contentType: string }> {
-  const { ctx } = deps;
-  const canvas = deps.canvas();
+  const { ctx, canvas } = deps;
   if (doc.storagePath) {
     // On local disk the worker reads the file itself: 25 MB uploads never pass through this thread's memory.
     const meta = ctx.storage.localFile ? await ctx.storage.head(doc.storagePath) : null;
@@ -129,8 +130,8 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
 
   const { source, contentType } = await sourceOf(deps, doc);
   const kind = extractKindFor(doc.name, contentType);
-  const startPage = kind === 'pdf' ? await repo.nextMissingPage(ctx.db, doc.id) : 1;
-  if (kind !== 'pdf') await repo.deletePages(ctx.db, doc.id);
+  const startPage = kind === 'pdf' ? await nextMissingPage(ctx.db, doc.id) : 1;
+  if (kind !== 'pdf') await deletePages(ctx.db, doc.id);
 
   // Events arrive faster than the database writes them: chain the writes and wait for them at the end.
   let writes: Promise<void> = Promise.resolve();
@@ -143,7 +144,7 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
   const flush = () => {
     const batch = pending;
     pending = [];
-    if (batch.length) enqueueWrite(() => repo.upsertPages(ctx.db, doc.id, batch));
+    if (batch.length) enqueueWrite(() => upsertPages(ctx.db, doc.id, batch));
   };
   // A long PDF takes turns: once its slice is used up and another student's job waits, the worker ends its
   // turn after the page in progress, the pages are saved and the job goes to the back of the queue; the next
@@ -200,7 +201,7 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
     return YIELD;
   }
 
-  const pages = await repo.listPages(ctx.db, doc.id);
+  const pages = await listPages(ctx.db, doc.id);
   const text = pages
     .map((p) => p.text)
     .join('\n\n')
@@ -222,11 +223,7 @@ async function process(deps: Deps, payload: ProcessPayload, job: JobContext): Pr
   }
   await repo.markProcessing(ctx.db, doc.id, { status: 'summarising', progressPage: null, progressPages: null });
   announce(ctx, doc);
-  const summary = await ai.summarise(
-    doc.name,
-    pages.map((p) => ({ page: p.page, unit: p.unit as ExtractedPage['unit'], label: p.label, text: p.text })),
-    job.signal,
-  );
+  const summary = await ai.summarise(doc.name, pages.map(toPageText), job.signal);
   await repo.completeDocument(ctx.db, doc.id, {
     text,
     summary: summary.summary || null,

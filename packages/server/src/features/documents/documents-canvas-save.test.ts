@@ -3,7 +3,7 @@ import type { CourseDocumentsResponse } from '@studybuddy/shared/documents-api';
 import { MSG } from '@studybuddy/shared/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
-import { setCanvasFilesSource } from './canvas-files.ts';
+import type { CanvasFilesSource } from './canvas-files.ts';
 import { waitFor } from './test/helpers.ts';
 
 const NOTES = 'Week 1 notes: photosynthesis turns light, water and carbon dioxide into sugar and oxygen.';
@@ -13,9 +13,7 @@ describe('Canvas content that cannot be saved to its document', () => {
   let ada: TestUser;
   let storageDown = false;
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMITS: 'false' });
-    ada = await createUser(t.app, { courses: ['BIO 101'] });
-    setCanvasFilesSource(t.app.ctx, {
+    const canvas: CanvasFilesSource = {
       isConnected: async () => true,
       listCourseFiles: async () => [
         {
@@ -30,7 +28,9 @@ describe('Canvas content that cannot be saved to its document', () => {
         },
       ],
       downloadFile: async () => ({ bytes: Buffer.from(NOTES), contentType: 'text/plain' }),
-    });
+    };
+    t = await createTestApp({ RATE_LIMITS: 'false' }, { documents: { canvas } });
+    ada = await createUser(t.app, { courses: ['BIO 101'] });
     // The storage refuses writes while `storageDown` (a full or read-only disk): fetching works, saving does not.
     const storage = t.app.ctx.storage;
     const put = storage.put.bind(storage);

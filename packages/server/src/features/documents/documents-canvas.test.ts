@@ -4,7 +4,7 @@ import type { CanvasFileDto, CourseDocumentsResponse } from '@studybuddy/shared/
 import { MSG } from '@studybuddy/shared/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
-import { CanvasFilesError, setCanvasFilesSource } from './canvas-files.ts';
+import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 import { ask, detail, uploadOk, waitFor } from './test/helpers.ts';
 
 describe('Canvas files of a course (against the Canvas emulator)', () => {
@@ -134,9 +134,7 @@ describe('a Canvas file the token may not download', () => {
   let t: TestApp;
   let ada: TestUser;
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMITS: 'false' });
-    ada = await createUser(t.app, { courses: ['BIO 101'] });
-    setCanvasFilesSource(t.app.ctx, {
+    const canvas: CanvasFilesSource = {
       isConnected: async () => true,
       listCourseFiles: async () => [
         {
@@ -153,7 +151,9 @@ describe('a Canvas file the token may not download', () => {
       downloadFile: async () => {
         throw new CanvasFilesError('forbidden', 'the file is locked');
       },
-    });
+    };
+    t = await createTestApp({ RATE_LIMITS: 'false' }, { documents: { canvas } });
+    ada = await createUser(t.app, { courses: ['BIO 101'] });
   });
   afterAll(() => t.close());
 

@@ -9,9 +9,13 @@ import type {
   DocumentSource,
   DocumentStatus,
   SummaryEngine,
+  TextUnit,
 } from '@studybuddy/shared/documents-api';
 import { MSG } from '@studybuddy/shared/messages';
-import type { DocumentRow, QuestionRow } from './documents.repository.ts';
+import type { PageRow } from './document-pages.repository.ts';
+import type { QuestionRow } from './document-questions.repository.ts';
+import type { DocumentRow } from './documents.repository.ts';
+import type { PageText } from './text-types.ts';
 
 export const fileUrl = (id: string) => `/api/documents/${id}/file`;
 
@@ -71,3 +75,10 @@ export function toDetailDto(row: DocumentRow, questions: QuestionRow[]): Documen
     questions: questions.map(toQuestionDto),
   };
 }
+
+export const toPageText = (p: PageRow): PageText => ({
+  page: p.page,
+  unit: p.unit as TextUnit,
+  label: p.label,
+  text: p.text,
+});

@@ -1,13 +1,12 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { CitationDto, DocumentErrorKind, DocumentStatus, ShortAnswerDto } from '@studybuddy/shared/documents-api';
+import type { DocumentErrorKind, DocumentStatus } from '@studybuddy/shared/documents-api';
 import type { Db } from '../../db/connect.ts';
-import { courseDocuments, documentPages, documentQuestions } from '../../db/schema/documents.ts';
-import type { ExtractedPage } from './extraction/extract-types.ts';
+import { courseDocuments } from '../../db/schema/documents.ts';
+
+/** The course_documents rows: a student's documents, their status and summary. */
 
 export type DocumentRow = typeof courseDocuments.$inferSelect;
 export type NewDocumentRow = typeof courseDocuments.$inferInsert;
-export type QuestionRow = typeof documentQuestions.$inferSelect;
-export type PageRow = typeof documentPages.$inferSelect;
 
 export async function insertDocument(db: Db, row: NewDocumentRow): Promise<DocumentRow> {
   const [created] = await db.insert(courseDocuments).values(row).returning();
@@ -143,46 +142,6 @@ export async function markProcessing(db: Db, id: string, patch: StatusPatch): Pr
     .where(and(eq(courseDocuments.id, id), sql`${courseDocuments.status} <> 'done'`));
 }
 
-/** Writes pages idempotently: a resumed job rewrites a page instead of adding a second one. */
-export async function upsertPages(db: Db, documentId: string, pages: ExtractedPage[]): Promise<void> {
-  if (!pages.length) return;
-  await db
-    .insert(documentPages)
-    .values(pages.map((p) => ({ documentId, ...p })))
-    .onConflictDoUpdate({
-      target: [documentPages.documentId, documentPages.page],
-      set: {
-        text: sql`excluded.text`,
-        unit: sql`excluded.unit`,
-        label: sql`excluded.label`,
-        method: sql`excluded.method`,
-      },
-    });
-}
-
-export async function listPages(db: Db, documentId: string): Promise<PageRow[]> {
-  return db.select().from(documentPages).where(eq(documentPages.documentId, documentId)).orderBy(documentPages.page);
-}
-
-export async function deletePages(db: Db, documentId: string): Promise<void> {
-  await db.delete(documentPages).where(eq(documentPages.documentId, documentId));
-}
-
-/** The first page not yet stored (pages are written in order, so this is where a resumed job continues). */
-export async function nextMissingPage(db: Db, documentId: string): Promise<number> {
-  const rows = await db
-    .select({ page: documentPages.page })
-    .from(documentPages)
-    .where(eq(documentPages.documentId, documentId))
-    .orderBy(documentPages.page);
-  let next = 1;
-  for (const r of rows) {
-    if (r.page !== next) break;
-    next++;
-  }
-  return next;
-}
-
 export interface Completion {
   text: string;
   summary: string | null;
@@ -223,56 +182,54 @@ export async function saveSummary(
     .where(eq(courseDocuments.id, id));
 }
 
-export async function insertQuestion(
-  db: Db,
-  row: {
-    id: string;
-    documentId: string;
-    userId: string;
-    question: string;
-    answer: string;
-    shortAnswer: ShortAnswerDto | null;
-    citations: CitationDto[];
-    found: boolean;
-    engine: string;
-  },
-): Promise<QuestionRow> {
-  const [created] = await db.insert(documentQuestions).values(row).returning();
-  return created!;
-}
+export type OwnDocumentRow = Pick<
+  typeof courseDocuments.$inferSelect,
+  | 'id'
+  | 'courseId'
+  | 'name'
+  | 'type'
+  | 'source'
+  | 'contentType'
+  | 'size'
+  | 'storagePath'
+  | 'status'
+  | 'summary'
+  | 'keyTerms'
+  | 'createdAt'
+>;
 
-export async function listQuestions(db: Db, documentId: string): Promise<QuestionRow[]> {
-  return db
-    .select()
-    .from(documentQuestions)
-    .where(eq(documentQuestions.documentId, documentId))
-    .orderBy(asc(documentQuestions.createdAt));
-}
-
-/** Pages of every processed document of a course (search across a course). */
-export async function listCoursePages(
-  db: Db,
-  userId: string,
-  courseId: string,
-): Promise<(PageRow & { name: string })[]> {
+/** Every course document of the student, oldest first (without the text: pages are read one document at a time). */
+export async function documentsOf(db: Db, userId: string): Promise<OwnDocumentRow[]> {
   return db
     .select({
-      documentId: documentPages.documentId,
-      page: documentPages.page,
-      unit: documentPages.unit,
-      label: documentPages.label,
-      text: documentPages.text,
-      method: documentPages.method,
+      id: courseDocuments.id,
+      courseId: courseDocuments.courseId,
       name: courseDocuments.name,
+      type: courseDocuments.type,
+      source: courseDocuments.source,
+      contentType: courseDocuments.contentType,
+      size: courseDocuments.size,
+      storagePath: courseDocuments.storagePath,
+      status: courseDocuments.status,
+      summary: courseDocuments.summary,
+      keyTerms: courseDocuments.keyTerms,
+      createdAt: courseDocuments.createdAt,
     })
-    .from(documentPages)
-    .innerJoin(courseDocuments, eq(courseDocuments.id, documentPages.documentId))
-    .where(
-      and(
-        eq(courseDocuments.userId, userId),
-        eq(courseDocuments.courseId, courseId),
-        eq(courseDocuments.status, 'done'),
-      ),
-    )
-    .orderBy(courseDocuments.name, documentPages.page);
+    .from(courseDocuments)
+    .where(eq(courseDocuments.userId, userId))
+    .orderBy(asc(courseDocuments.createdAt), asc(courseDocuments.id));
+}
+
+/** A student's document as flashcards and quizzes see it: its state, without its text. */
+export async function findStudyDocument(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: courseDocuments.id,
+      name: courseDocuments.name,
+      status: courseDocuments.status,
+      errorMessage: courseDocuments.errorMessage,
+    })
+    .from(courseDocuments)
+    .where(and(eq(courseDocuments.id, id), eq(courseDocuments.userId, userId)));
+  return row;
 }

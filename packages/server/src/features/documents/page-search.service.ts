@@ -1,7 +1,7 @@
 import type { DocumentHit } from '@studybuddy/shared/search';
 import type { AppContext } from '../../platform/context.ts';
 import { firstMatch, passage, tsquery, type TextQuery } from '../../platform/full-text.ts';
-import { searchPages } from './page-search.repository.ts';
+import { searchPages } from './document-pages.repository.ts';
 
 /**
  * Pages of the student's documents in these courses (those of their profile: the Courses page shows no other) with

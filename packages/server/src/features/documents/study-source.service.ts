@@ -1,7 +1,8 @@
 import type { TextUnit } from '@studybuddy/shared/documents-api';
 import type { AppContext } from '../../platform/context.ts';
 import type { PageText } from './text-types.ts';
-import { findStudyDocument, pagesBetween } from './study-source.repository.ts';
+import { pagesBetween } from './document-pages.repository.ts';
+import { findStudyDocument } from './documents.repository.ts';
 
 /** Where a document stands for studying from it: its text is there (`ready`), could not be read, or is on its way. */
 export type StudySourceState = 'ready' | 'failed' | 'processing';
