@@ -106,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     metrics: createMetrics({ database, realtime, lifecycle, log: app.log }),
     lifecycle,
-    diskGuard: createDiskGuard(config.dataDir),
+    diskGuard: createDiskGuard(config.dataDir, config.diskMinFreeBytes),
     sessions: createSessionStore(database.db),
     registry: createRegistry(),
   };

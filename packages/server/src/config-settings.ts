@@ -113,6 +113,13 @@ export const settingsShape = {
     default: code('./data'),
     meaning: 'embedded database (`db/`), files (`files/`), outbox (`outbox/`), generated secret',
   }),
+  DISK_MIN_FREE_MB: doc(positiveInt(64), {
+    default: code(64),
+    meaning:
+      'room kept free on the `DATA_DIR` file system: below it, writes are refused with 507 `disk_full` before ' +
+      'anything is written, so the embedded database never meets a full disk halfway through its log (it adds 16 MB ' +
+      'at a time); reads and deletions go on',
+  }),
   PUBLIC_URL: doc(url(), {
     default: code('http://localhost:$PORT'),
     meaning: 'address used in e-mailed links and as the allowed origin',
@@ -138,6 +145,16 @@ export const settingsShape = {
   S3_ACCESS_KEY_ID: doc(text(), { row: 'S3_ENDPOINT' }),
   S3_SECRET_ACCESS_KEY: doc(text(), { row: 'S3_ENDPOINT' }),
   S3_REGION: doc(text('us-east-1'), { row: 'S3_ENDPOINT' }),
+  S3_CONNECT_TIMEOUT: doc(seconds(2), {
+    default: '`2`, `5`, `2`',
+    meaning:
+      "how long the S3 store may take: a connection must open within `S3_CONNECT_TIMEOUT` seconds, an answer's next " +
+      'bytes come within `S3_IDLE_TIMEOUT`, and a failed request (a 5xx, a reset, a timeout) is tried ' +
+      '`S3_ATTEMPTS` times in all; then the request is refused with 503 `storage_unavailable` (see ' +
+      '[Timeouts and connection caps](#timeouts-and-connection-caps))',
+  }),
+  S3_IDLE_TIMEOUT: doc(seconds(5), { row: 'S3_CONNECT_TIMEOUT' }),
+  S3_ATTEMPTS: doc(positiveInt(2), { row: 'S3_CONNECT_TIMEOUT' }),
   OIDC_ISSUER: doc(url(), {
     default: '— (button hidden), `Google`',
     meaning: 'social sign-in through any OpenID Connect provider',

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { DISK_MIN_FREE_BYTES } from './platform/disk-guard.ts';
+import { S3_TIMEOUTS } from './platform/storage/s3-storage.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'sb-config-'));
 
@@ -50,9 +52,26 @@ describe('loadConfig', () => {
     [{ GOOGLE_CLIENT_ID: 'id' }, /^Google Calendar needs GOOGLE_CLIENT_SECRET as well$/],
     [{ S3_BUCKET: 'b' }, /^S3 storage needs S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY as well$/],
     [{ CANVAS_URL_UCLA: 'canvas' }, /^CANVAS_URL_UCLA must be a valid URL, got "canvas"$/],
+    [{ S3_IDLE_TIMEOUT: '0' }, /^S3_IDLE_TIMEOUT must be a positive number of seconds, got "0"$/],
+    [{ S3_ATTEMPTS: '1.5' }, /^S3_ATTEMPTS must be a positive integer, got "1.5"$/],
+    [{ DISK_MIN_FREE_MB: 'lots' }, /^DISK_MIN_FREE_MB must be a positive integer, got "lots"$/],
   ])('fails fast on %j', (env, message) => {
     expect(() => loadConfig(env, dir())).toThrow(ConfigError);
     expect(() => loadConfig(env, dir())).toThrow(message);
+  });
+
+  it("takes the S3 store's timeouts and the room kept free on DATA_DIR from the settings (issue 31)", () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    const defaults = loadConfig(s3, dir());
+    // The defaults are the ones the drivers fall back on for a store configured without settings.
+    expect(defaults.s3?.timeouts).toEqual(S3_TIMEOUTS);
+    expect(defaults.diskMinFreeBytes).toBe(DISK_MIN_FREE_BYTES);
+    const set = loadConfig(
+      { ...s3, S3_CONNECT_TIMEOUT: '0.5', S3_IDLE_TIMEOUT: '30', S3_ATTEMPTS: '3', DISK_MIN_FREE_MB: '512' },
+      dir(),
+    );
+    expect(set.s3?.timeouts).toEqual({ connectMs: 500, idleMs: 30_000, attempts: 3, totalMs: 91_000 });
+    expect(set.diskMinFreeBytes).toBe(512 * 1024 * 1024);
   });
 
   it.each([

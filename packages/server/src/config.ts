@@ -41,7 +41,25 @@ export interface S3Config {
   accessKeyId: string;
   secretAccessKey: string;
   region: string;
+  /** S3_CONNECT_TIMEOUT, S3_IDLE_TIMEOUT, S3_ATTEMPTS; without them (a test's own store) s3-storage's defaults. */
+  timeouts?: S3Timeouts;
 }
+
+/** How long the S3 store may take (issue 31), in milliseconds. */
+export interface S3Timeouts {
+  connectMs: number;
+  idleMs: number;
+  attempts: number;
+  /** A bounded operation (not a file's bytes streaming up) is cut at this in all: each attempt's idle time and 1 s. */
+  totalMs: number;
+}
+
+export const s3Timeouts = (connectMs: number, idleMs: number, attempts: number): S3Timeouts => ({
+  connectMs,
+  idleMs,
+  attempts,
+  totalMs: attempts * idleMs + 1000,
+});
 
 /** Per-student quotas and decoder caps (hostile-input limits); every one has a QUOTA_* / *_MAX_* setting. */
 export interface Limits {
@@ -116,6 +134,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** DISK_MIN_FREE_MB: room kept free on DATA_DIR; below it writes are refused (platform/disk-guard.ts). */
+  diskMinFreeBytes: number;
   publicUrl: string;
   databaseUrl?: string;
   /** Schema for every table (PostgreSQL leg of the tests runs each suite in its own database). */
@@ -248,6 +268,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port: s.PORT,
     host: s.HOST,
     dataDir,
+    diskMinFreeBytes: s.DISK_MIN_FREE_MB * 1024 * 1024,
     publicUrl: s.PUBLIC_URL ?? `http://localhost:${s.PORT}`,
     databaseUrl: s.DATABASE_URL,
     smtpUrl: s.SMTP_URL,
@@ -255,7 +276,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     storage: s.STORAGE,
     s3:
       bucket && accessKeyId && secretAccessKey
-        ? { endpoint: s.S3_ENDPOINT, bucket, accessKeyId, secretAccessKey, region: s.S3_REGION }
+        ? {
+            endpoint: s.S3_ENDPOINT,
+            bucket,
+            accessKeyId,
+            secretAccessKey,
+            region: s.S3_REGION,
+            timeouts: s3Timeouts(s.S3_CONNECT_TIMEOUT * 1000, s.S3_IDLE_TIMEOUT * 1000, s.S3_ATTEMPTS),
+          }
         : undefined,
     oidc: issuer && clientId && clientSecret ? { issuer, clientId, clientSecret, name: s.OIDC_NAME } : undefined,
     universities: universities(env, s, cwd),

@@ -2,7 +2,7 @@
 // room again. Needs root (a small tmpfs is mounted) and the PGlite leg (on PostgreSQL the database is elsewhere).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, open, readFile, rm, rmdir } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, rmdir, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,34 @@ async function fill(file: string): Promise<void> {
     await handle.close();
   }
 }
+
+describe('the room kept free is a setting (DISK_MIN_FREE_MB, issue 31)', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('refuses writes while DATA_DIR has less free than the setting asks, and not below it', async () => {
+    const fs = await statfs(tmpdir());
+    const freeMb = Math.floor((fs.bavail * fs.bsize) / 1024 / 1024);
+    const login = (app: TestApp['app']) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: 'http://localhost:3000' },
+        payload: { email: 'nobody@g.ucla.edu', password: 'password123' },
+      });
+    // Before: the floor was a fixed 64 MB, whatever the setting said.
+    t = await createTestApp({ DISK_MIN_FREE_MB: String(freeMb + 1024) });
+    const refused = await login(t.app);
+    expect(refused.statusCode).toBe(507);
+    expect(refused.json()).toEqual(full);
+    await t.close();
+    t = await createTestApp({ DISK_MIN_FREE_MB: '1' });
+    expect((await login(t.app)).statusCode).toBe(401);
+  });
+});
 
 describe.skipIf(!canMount)('the data disk full and freed again (issue 31 case 3)', () => {
   let dir: string | undefined;

@@ -84,7 +84,7 @@ export class S3StagingStore extends S3Store implements StagingBackend {
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
         // The same bounds as stored files (issue 31): a store that hangs fails the PATCH, it never holds it.
-        ...s3ClientTimeouts(),
+        ...s3ClientTimeouts(config.timeouts),
       },
       expirationPeriodInMilliseconds: STAGING_MS,
       // Expiry is our sweep's job (and a lifecycle rule's, if the bucket has one), not object tags.

@@ -4,9 +4,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_TARGETS } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import { StorageUnavailableError } from '../../platform/faults.ts';
-import { createS3Storage } from '../../platform/storage/s3-storage.ts';
+import { createS3Storage, S3_TIMEOUTS } from '../../platform/storage/s3-storage.ts';
 import { startLocalS3, type LocalS3 } from '../../platform/storage/s3-test-server.ts';
 import { startFaultyProxy, type FaultyProxy } from '../../test/faulty-http-proxy.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -124,5 +125,44 @@ describe('the S3 store failing, hanging and coming back (issue 31 case 2)', () =
     expect(got?.meta.size).toBe(4);
     got?.body.destroy();
     expect(await storage.head('faults/new.txt')).toBeNull();
+  });
+
+  it('takes its timeouts from the settings: one attempt of S3_IDLE_TIMEOUT, for stored files and resumable staging', async () => {
+    const quick = await createTestApp({
+      ...s3.env,
+      S3_ENDPOINT: proxy.url,
+      S3_CONNECT_TIMEOUT: '0.5',
+      S3_IDLE_TIMEOUT: '0.3',
+      S3_ATTEMPTS: '1',
+    });
+    try {
+      const student = await createUser(quick.app);
+      proxy.mode = 'hang';
+      const png = await pngBytes();
+      const started = performance.now();
+      const upload = await uploadDirect(quick.app, student.cookie, png, { filename: 'quick.png', type: 'image/png' });
+      expect(upload.statusCode).toBe(503);
+      expect(upload.json()).toEqual(unavailable);
+      // Before: the settings did not exist, and one request alone waited the default 5 s for an answer.
+      expect(performance.now() - started).toBeLessThan(S3_TIMEOUTS.idleMs);
+
+      const seen = proxy.counts.hang;
+      const created = await quick.app.inject({
+        method: 'POST',
+        url: '/api/resumable',
+        headers: {
+          cookie: student.cookie,
+          'Tus-Resumable': '1.0.0',
+          'Upload-Length': '300000',
+          'Upload-Metadata': `target ${Buffer.from(UPLOAD_TARGETS.profileImage).toString('base64')}`,
+        },
+      });
+      expect(created.statusCode).toBe(503);
+      // One attempt, as set (the default is two).
+      expect(proxy.counts.hang - seen).toBe(1);
+    } finally {
+      proxy.mode = 'pass';
+      await quick.close();
+    }
   });
 });

@@ -13,7 +13,7 @@ import {
   S3Client,
   type HeadObjectCommandOutput,
 } from '@aws-sdk/client-s3';
-import type { S3Config } from '../../config.ts';
+import type { S3Config, S3Timeouts } from '../../config.ts';
 import { StorageUnavailableError } from '../faults.ts';
 import { hashFile } from './hash-file.ts';
 import {
@@ -35,19 +35,12 @@ const M_CUSTOM = 'sb-custom';
 const is404 = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
 /**
- * How long the store may take (issue 31): a connection must open within 2 s, and no request waits more than 5 s
- * for the next bytes of an answer (a store that hangs). One retry after a failure (a 5xx, a reset), so an
- * operation gives up after about 10 s at most; a bounded operation (not a file's bytes streaming up) is also cut
- * at that total.
+ * How long the store may take (issue 31) when the settings do not say (S3_CONNECT_TIMEOUT, S3_IDLE_TIMEOUT,
+ * S3_ATTEMPTS, whose defaults these are): a connection must open within 2 s, and no request waits more than 5 s for
+ * the next bytes of an answer (a store that hangs). One retry after a failure (a 5xx, a reset), so an operation
+ * gives up after about 10 s at most; a bounded operation (not a file's bytes streaming up) is also cut at that total.
  */
 export const S3_TIMEOUTS: S3Timeouts = { connectMs: 2000, idleMs: 5000, attempts: 2, totalMs: 11_000 };
-
-export interface S3Timeouts {
-  connectMs: number;
-  idleMs: number;
-  attempts: number;
-  totalMs: number;
-}
 
 /** The request handler and retries of an S3 client (stored files and resumable staging). */
 export const s3ClientTimeouts = (t: S3Timeouts = S3_TIMEOUTS) => ({
@@ -62,7 +55,7 @@ export const s3ClientTimeouts = (t: S3Timeouts = S3_TIMEOUTS) => ({
  */
 export function createS3Storage(
   config: S3Config,
-  { listPageSize, timeouts = S3_TIMEOUTS }: { listPageSize?: number; timeouts?: S3Timeouts } = {},
+  { listPageSize, timeouts = config.timeouts ?? S3_TIMEOUTS }: { listPageSize?: number; timeouts?: S3Timeouts } = {},
 ): Storage {
   const client = new S3Client({
     endpoint: config.endpoint,
