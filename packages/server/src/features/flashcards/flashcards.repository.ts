@@ -20,6 +20,13 @@ export type NewCard = Omit<typeof flashcards.$inferInsert, 'deckId' | 'position'
 
 const INSERT_CHUNK = 500;
 
+/** A subquery of no groups (no groups feature registered). */
+export const noGroups = (): SQL => sql`select null where false`;
+
+/** The groups feature's subquery of the student's groups, from its `idsOf` piece. */
+export const groupIdsOf = (idsOf: ((userId: SQL) => SQL) | undefined, userId: string): SQL =>
+  idsOf ? idsOf(sql`${userId}`) : noGroups();
+
 /** True when the student owns the deck or it is shared with one of their groups. */
 const visible = (userId: string, groupIds: SQL) =>
   or(

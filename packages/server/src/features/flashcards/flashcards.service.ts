@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import {
   FLASHCARD_LIMITS,
   type CardDto,
@@ -53,7 +53,7 @@ export function createFlashcardsService(deps: FlashcardsDeps) {
 
   const groupRule = () => ctx.registry.conversationKinds.get('group');
   /** The groups feature's subquery of the student's groups (none when there is no groups feature). */
-  const groupIds = (userId: string): SQL => groupRule()?.sql.idsOf(sql`${userId}`) ?? sql`select null where false`;
+  const groupIds = (userId: string): SQL => repo.groupIdsOf(groupRule()?.sql.idsOf, userId);
 
   async function summaries(userId: string, rows: { deck: repo.DeckRow; due: number }[]): Promise<DeckSummary[]> {
     const shares = await repo.sharesOf(

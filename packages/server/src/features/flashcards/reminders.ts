@@ -1,9 +1,8 @@
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
-import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.ts';
 import { notifyReminder } from '../push/push.service.ts';
-import { claimReminders } from './flashcards.repository.ts';
+import { claimReminders, noGroups } from './flashcards.repository.ts';
 
 /** Students reminded per run at most (the next run, a few minutes on, takes the rest). */
 const BATCH = 500;
@@ -16,13 +15,7 @@ const BATCH = 500;
 export async function sendReminders(ctx: AppContext, now: Date): Promise<{ userId: string; due: number }[]> {
   const rule = ctx.registry.conversationKinds.get('group');
   const today = now.toISOString().slice(0, 10);
-  const claimed = await claimReminders(
-    ctx.db,
-    today,
-    now,
-    (userId) => rule?.sql.idsOf(userId) ?? sql`select null where false`,
-    BATCH,
-  );
+  const claimed = await claimReminders(ctx.db, today, now, (userId) => rule?.sql.idsOf(userId) ?? noGroups(), BATCH);
   for (const { userId, due } of claimed) {
     notifyReminder(ctx, [userId], {
       title: MSG.flashcards.reminderTitle,
