@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startDemoCalendar } from './demo/demo-calendar.ts';
 import { startDemoCanvas } from './demo/demo-canvas.ts';
 import { seedDemo } from './demo/demo-seed.ts';
+import { listen } from './platform/listen.ts';
 import { createShutdown } from './platform/shutdown.ts';
 
 async function main() {
@@ -26,7 +27,7 @@ async function main() {
   // Readiness fails first, so a load balancer stops sending while in-flight requests finish.
   shutdown.onStart(() => (app.ctx.lifecycle.ready = false));
   shutdown.listen();
-  await app.listen({ port: config.port, host: config.host });
+  await listen(app, config);
   console.log(`\n  StudyBuddy is running at ${config.publicUrl}\n`);
 }
 
