@@ -220,6 +220,8 @@ async function run5(url: string): Promise<FaultRow> {
     const docPageAtKill = (await docOf(third)).progress?.page ?? 0;
 
     const killedAt = performance.now();
+    // Watched from the kill on, beside the resume and the takeover (which take longer than its 30 s window).
+    const backing = backAfter(h, killedAt);
     await dying.kill();
     const cutStatus = await cut;
 
@@ -273,7 +275,7 @@ async function run5(url: string): Promise<FaultRow> {
       ])
     ).rows.map((r) => r.page);
 
-    const back = await backAfter(h, killedAt);
+    const back = await backing;
     const rssMb = h.rssMb();
     const saw = sawSince(h, killedAt);
     await h.stopLoad();
@@ -293,11 +295,8 @@ async function run5(url: string): Promise<FaultRow> {
     ).rows[0];
     const storedRows = storedFile
       ? Number(
-          (
-            await db.query<{ n: string }>('select count(*) as n from stored_files where md5_hash = $1', [
-              storedFile.md5Hash,
-            ])
-          ).rows[0]?.n ?? 0,
+          (await db.query<{ n: string }>('select count(*) as n from stored_files where path = $1', [storedFile.path]))
+            .rows[0]?.n ?? 0,
         )
       : 0;
 
