@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { feedbackCreatedSchema, feedbackInputSchema } from '@studybuddy/shared/feedback';
-import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { createFeedbackService } from './feedback.service.ts';
+import type { FeedbackService } from './feedback.service.ts';
 
-export function feedbackRoutes(ctx: AppContext) {
-  const feedback = createFeedbackService(ctx);
+/** `POST /api/feedback`, signed in or not. */
+export function feedbackRoutes(feedback: FeedbackService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     app.post(

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { createAdminService } from './admin.service.ts';
+import type { AdminService } from './admin.service.ts';
 import { isAdmin, type Actor } from './admins.service.ts';
 
 const id = z.string().min(1).max(300);
@@ -32,8 +32,7 @@ declare module 'fastify' {
  * The admin area's API (issue 24 point 3), `/api/admin/*`: every route answers 404, exactly like a path that does
  * not exist, to anyone who is not a signed-in admin — before the input is even looked at. Listed in the API docs.
  */
-export function adminRoutes(ctx: AppContext) {
-  const admin = createAdminService(ctx);
+export function adminRoutes(ctx: AppContext, admin: AdminService) {
   const actor = (request: FastifyRequest): Actor => {
     if (!request.admin) throw notFound();
     return request.admin;

@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { reportInputSchema, reportReceivedSchema } from '@studybuddy/shared/moderation';
-import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
-import { createReportService } from './reports.service.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
+import type { ReportService } from './reports.service.ts';
 
 /** `POST /api/reports`: a student reports a student or a message (issue 24 point 2). */
-export function reportsRoutes(ctx: AppContext) {
-  const reports = createReportService(ctx);
+export function reportsRoutes(reports: ReportService) {
   return async (base: FastifyInstance) => {
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/api/reports',
       {
-        preValidation: signedIn,
         schema: {
           summary: 'Reports a student or a message (201; 200 when the student had reported it already)',
           tags: ['reports'],
@@ -23,7 +21,7 @@ export function reportsRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const { created, ...received } = await reports.report(requireUser(request).id, request.body);
+        const { created, ...received } = await reports.report(studentId(request), request.body);
         return reply.status(created ? 201 : 200).send(received);
       },
     );
