@@ -250,7 +250,9 @@ async function run5(url: string): Promise<FaultRow> {
       offset = Number(again?.headers.get('upload-offset') ?? offset);
     }
     const storedFile =
-      last?.status === 200 ? ((await last.json()) as { file: { md5Hash: string; url: string } }).file : null;
+      last?.status === 200
+        ? ((await last.json()) as { file: { md5Hash: string; url: string; path: string } }).file
+        : null;
     const completedMs = performance.now() - killedAt;
     let downloadedOk = false;
     if (storedFile) {
