@@ -7,16 +7,14 @@ import { FILES_API } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, errorBody, knownError, notFound } from '../../platform/errors.ts';
-import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
 import { requireUser, type SessionUser } from '../../platform/session.ts';
 import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
 import { stagingDir, uploadTarget } from './files.service.ts';
 import { createCompletion, paramsOf } from './resumable-completion.ts';
 import { ResumableStore } from './resumable-store.ts';
-import { deleteUpload, insertUpload, uploadIdsOf } from './resumable-uploads.repository.ts';
+import { createResumableService } from './resumable.service.ts';
 import { S3StagingStore } from './s3-staging-store.ts';
-import { STAGING_MS, StagingStore, type StagingBackend } from './staging-store.ts';
-import { assertStorageRoom } from './storage-quota.service.ts';
+import { StagingStore, type StagingBackend } from './staging-store.ts';
 import { SharedLocker } from './upload-locker.ts';
 
 /** Largest resumable upload of any target; each target's own limit is checked when the upload is created. */
@@ -73,8 +71,7 @@ export function resumableRoutes(ctx: AppContext) {
   const store = new ResumableStore(stagingBackend(ctx), ctx.db);
   const scratchDir = scratchDirOf(ctx.config);
   const completion = createCompletion(ctx, store, scratchDir);
-  const quota = createQuota(ctx.db);
-  const limits = ctx.config.limits;
+  const resumable = createResumableService({ ctx, store });
   const owners = new WeakMap<IncomingMessage, SessionUser>();
   const ownerOf = (req: Request) => {
     const raw = (req as TusRequest).runtime?.node?.req;
@@ -83,12 +80,7 @@ export function resumableRoutes(ctx: AppContext) {
     return user;
   };
 
-  registerAccountCleanup(ctx, async (userId) => {
-    for (const id of await uploadIdsOf(ctx.db, userId)) {
-      await store.backend.discard(id);
-      await deleteUpload(ctx.db, id);
-    }
-  });
+  registerAccountCleanup(ctx, (userId) => resumable.discardAll(userId));
 
   const tus = new Server({
     path: FILES_API.resumable,
@@ -120,29 +112,7 @@ export function resumableRoutes(ctx: AppContext) {
         // Authorises the destination now, before any byte is sent.
         await target.folder(user, paramsOf(meta));
         // Recorded with the student's other uploads in view (on every instance), or refused.
-        await insertUpload(
-          ctx.db,
-          { id: upload.id, userId: user.id, size, metadata: meta },
-          async (tx, open) => {
-            if (open.count >= limits.openUploads) {
-              throw quotaExceeded({ what: MSG.quota.openUploads, when: MSG.quota.finishUploads }, limits.openUploads);
-            }
-            await assertStorageRoom(ctx, user.id, size + open.bytes, tx);
-          },
-          STAGING_MS,
-        );
-        // Counted last: a refused creation costs nothing.
-        await quota
-          .consume(`uploads:${user.id}`, {
-            what: MSG.quota.uploadsPerDay,
-            limit: limits.uploadsPerDay,
-            windowMs: DAY_MS,
-            when: MSG.quota.tryTomorrow,
-          })
-          .catch(async (err: unknown) => {
-            await deleteUpload(ctx.db, upload.id);
-            throw err;
-          });
+        await resumable.admit({ id: upload.id, userId: user.id, size, metadata: meta });
         return {};
       } catch (err) {
         throw tusError(err);
