@@ -2,6 +2,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isFeature, loopPath, measure, readSources, schemaTables, TABLE_OWNERS } from './test/import-graph.ts';
+import {
+  mainThreadFiles,
+  moduleState,
+  moduleStateOf,
+  routeRepositoryImports,
+  servicesBuiltOutsideRoot,
+} from './test/feature-shape.ts';
 import { lintSnippet } from './test/lint-snippet.ts';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
@@ -96,5 +103,86 @@ describe('the server import graph', () => {
       if (isFeature(owner!)) expect(`features/${file}`, `${name} is in ${module}`).toBe(owner);
       else expect(platformFiles, `${name} is in ${module}`).toContain(file);
     }
+  });
+});
+
+// Issue 25: one service shape. The features named here are held to it; the others follow as they are rebuilt
+// (add a feature's name once its composition root builds its services).
+const SERVICE_SHAPE_FEATURES = ['documents'];
+
+describe.each(SERVICE_SHAPE_FEATURES)('the %s feature has one service shape', (feature) => {
+  const sources = readSources(srcDir);
+
+  it('keeps no module-level mutable state in the files the app runs (services hold it, built per app)', () => {
+    expect(mainThreadFiles(sources, feature).length).toBeGreaterThan(1);
+    expect(moduleStateOf(sources, feature)).toEqual([]);
+  });
+
+  it('has no route file import a repository', () => {
+    expect(routeRepositoryImports(sources, feature).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('builds every service factory its *.service.ts files export in its feature.ts, and only there', () => {
+    expect(servicesBuiltOutsideRoot(sources, feature)).toEqual([]);
+  });
+});
+
+describe('the service-shape checks fire on what they forbid', () => {
+  const file = (name: string, text: string) => ({ file: `features/sample/${name}`, text });
+
+  it('finds a per-app store, a changed collection and a let, and leaves read-only tables alone', () => {
+    const source = file(
+      'sample.ts',
+      [
+        'const sources = new WeakMap<object, string>();',
+        'export const set = (k: object, v: string) => sources.set(k, v);',
+        'let cached: string | null = null;',
+        'const KINDS = new Set(["a", "b"]);',
+        'export const isKind = (k: string) => KINDS.has(k);',
+        'const hits: string[] = [];',
+        'export const hit = (h: string) => { hits.push(h); };',
+      ].join('\n'),
+    );
+    expect(moduleState(source)).toEqual([
+      'features/sample/sample.ts:1 const sources (changed later)',
+      'features/sample/sample.ts:3 let cached',
+      'features/sample/sample.ts:6 const hits (changed later)',
+    ]);
+  });
+
+  it("checks the files the composition root reaches, not a worker thread's program", () => {
+    const sources = [
+      file('sample.feature.ts', "import { a } from './a.ts';\nimport type { W } from './w.worker.ts';\n"),
+      file('a.ts', "export { b } from './b.ts';\nexport const a = () => import('./c.ts');\n"),
+      file('b.ts', 'export let b = 1;\n'),
+      file('c.ts', 'export const c = 1;\n'),
+      file('w.worker.ts', 'let state = 0;\nexport type W = number;\n'),
+    ];
+    expect(mainThreadFiles(sources, 'sample')).toEqual([
+      'features/sample/a.ts',
+      'features/sample/b.ts',
+      'features/sample/c.ts',
+      'features/sample/sample.feature.ts',
+    ]);
+    expect(moduleStateOf(sources, 'sample')).toEqual(['features/sample/b.ts:1 let b']);
+  });
+
+  it('finds a route file importing a repository, and a service built outside the composition root', () => {
+    const sources = [
+      file('sample.feature.ts', "import { sampleRoutes } from './sample.routes.ts';\nexport const f = sampleRoutes;\n"),
+      file(
+        'sample.routes.ts',
+        "import { find } from './sample.repository.ts';\nimport { createSampleService } from './sample.service.ts';\nexport const sampleRoutes = () => createSampleService({ find });\n",
+      ),
+      file('sample.service.ts', 'export function createSampleService(deps: object) {\n  return deps;\n}\n'),
+      file('sample.repository.ts', 'export const find = () => 1;\n'),
+    ];
+    expect(routeRepositoryImports(sources, 'sample').map((e) => e.to)).toEqual([
+      'features/sample/sample.repository.ts',
+    ]);
+    expect(servicesBuiltOutsideRoot(sources, 'sample')).toEqual([
+      'features/sample/sample.routes.ts builds createSampleService',
+      'features/sample/sample.feature.ts does not build createSampleService',
+    ]);
   });
 });
