@@ -4,6 +4,9 @@ import type { Passage } from './passages.ts';
 import { quote } from './summarise.ts';
 import { answerSpan, type Span } from './answer-span.ts';
 import { questionKind } from './question-kind.ts';
+import { wordsOf } from './kind-cues.ts';
+import { QA_MODEL } from './qa-model.ts';
+import { answerableProbability, refusalFeatures } from './refusal.ts';
 import { countWords, rankSentences, termWeights, type RankedSentence, type WordCounts } from './sentence-rank.ts';
 import { queryTerms, type Sentence } from './text-analysis.ts';
 
@@ -30,7 +33,7 @@ export interface OfflineAnswer {
   citations: CitationDto[];
   /** Best passages for a language model to answer from (best first). */
   context: Passage[];
-  /** Share of the question's weight the answering sentence holds (what "not in the document" is judged on). */
+  /** Probability that the document answers the question (what "not in the document" is judged on). */
   support: number;
 }
 
@@ -74,22 +77,23 @@ export function isOverviewQuestion(question: string, terms: string[]): boolean {
   return OVERVIEW_WORDING.test(question) && terms.every((t) => OVERVIEW_TERMS.has(t));
 }
 
-/** A sentence holding less of the question's weight than this is no answer ("not in the document"). */
-export const MIN_COVERAGE = 0.3;
-/** How many of the best sentences are read for a short answer, and how much its fit weighs against theirs. */
-export const SPAN_TUNING = { sentencesRead: 5, spanWeight: 0.3 };
+/** Below this probability that the document answers (see refusal.ts), the answer is "not in the document". */
+export const MIN_SUPPORT = QA_MODEL.refuse.threshold;
+/** A sentence holding less of the question's weight than this is no answer either. */
+export const MIN_COVERAGE = QA_MODEL.refuse.minCoverage;
 
 /**
  * Answers from the document alone: the sentences of the passages BM25 retrieved, re-ranked (question words
- * close together and in order, their passage's score), the best few read for a short answer of the kind the
- * question asks (a date for "when", a name for "who"…); the answer is that span, its sentence and page, then
- * further passages. Says it found nothing when the best sentence holds too little of the question's weight.
+ * close together and in order, their passage's score, something of the asked kind), the best few read for a
+ * short answer of the kind the question asks (a date for "when", a name for "who"…); the answer is that span,
+ * its sentence and page, then further passages. Says it found nothing when a logistic model (refusal.ts) gives
+ * too low a probability that the document answers, or the sentence holds too little of the question's weight.
  */
 export function answerOffline(
   index: RetrievalIndex,
   question: string,
   overview: Sentence[] = [],
-  { minCoverage = MIN_COVERAGE }: { minCoverage?: number } = {},
+  { minSupport = MIN_SUPPORT, minCoverage = MIN_COVERAGE }: { minSupport?: number; minCoverage?: number } = {},
 ): OfflineAnswer {
   const terms = queryTerms(question);
   const { passages, search } = index;
@@ -121,21 +125,25 @@ export function answerOffline(
 
   if (!terms.length) return none(unique);
   const weights = termWeights(index.words, terms);
-  const ranked = rankSentences(passages, search, terms, weights);
+  const kind = questionKind(question);
+  const ranked = rankSentences(passages, search, terms, weights, {
+    kind: kind.kind,
+    questionWords: wordsOf(question),
+  });
   const context = ranked.length ? distinctPassages(ranked, 4) : unique;
   if (!ranked.length) return none(context);
 
-  const kind = questionKind(question);
   const stems = new Set(terms);
-  const top = ranked[0]!.score || 1;
+  const { pick } = QA_MODEL;
   let best: { r: RankedSentence; span: Span | null; score: number } | null = null;
-  for (const r of ranked.slice(0, SPAN_TUNING.sentencesRead)) {
+  for (const r of ranked.slice(0, pick.sentencesRead)) {
     const span = answerSpan(quote(r.sentence.text), stems, kind);
-    const score = r.score / top + (SPAN_TUNING.spanWeight * Math.max(0, span?.score ?? 0)) / 4;
+    const score = r.score + pick.span * Math.max(0, span?.score ?? 0) + (span?.typed ? pick.typed : 0);
     if (!best || score > best.score) best = { r, span, score };
   }
   const { r, span } = best!;
-  if (r.coverage < minCoverage) return none(context, r.coverage);
+  const support = answerableProbability(refusalFeatures(question, ranked, r, span, weights, index.words));
+  if (support < minSupport || r.coverage < minCoverage) return none(context, support);
 
   const sentence = quote(r.sentence.text);
   const further = context.filter((p) => p !== r.passage).slice(0, 2);
@@ -145,7 +153,7 @@ export function answerOffline(
     sentences: [sentence],
     citations: [citationOf(r.passage), ...further.map(citationOf)],
     context: [r.passage, ...context.filter((p) => p !== r.passage)].slice(0, 4),
-    support: r.coverage,
+    support,
   };
 }
 

@@ -1,6 +1,44 @@
 import type MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
+import { kindCue } from './kind-cues.ts';
+import { QA_MODEL } from './qa-model.ts';
+import type { AnswerKind } from './question-kind.ts';
 import type { Sentence } from './text-analysis.ts';
+
+/** What the ranker reads of a sentence against the question (weights are the question words' rarity). */
+export const SENTENCE_FEATURES = [
+  /** Share of the question's weight the sentence holds. */
+  'own',
+  /** Weight of question-word pairs standing side by side, in order, as in the question. */
+  'phrase',
+  /** `own`, times how close together the matched words stand (1 when side by side). */
+  'proximity',
+  /** The passage's BM25 score against the best passage's. */
+  'passage',
+  /** 1 for a sentence of the best BM25 passage. */
+  'firstPassage',
+  /** Weight of the question words missing here that the sentence before holds ("it", "he" refer back). */
+  'before',
+  /** Likewise for the sentence after. */
+  'after',
+  /** Weight of question words present only as a related word ("proclaimed" for "proclamation"). */
+  'related',
+  /** Share of the question's words (unweighted) the sentence holds. */
+  'share',
+  /** 1 when the sentence holds the question's rarest word. */
+  'rarest',
+  /** Share of the question's weight the whole passage holds. */
+  'passageCover',
+  /** log(1 + content words of the sentence). */
+  'length',
+  /** Whether the sentence holds something of the asked kind: a year for "when", a number for "how many"… */
+  'cue',
+  /** Likewise for "who", "where" and names: a capitalised word the question does not hold. */
+  'nameCue',
+  /** log(1 + content words of the sentence that are not the question's): room for an answer. */
+  'novel',
+] as const;
+export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
 
 /** A sentence of a retrieved passage, scored against the question. */
 export interface RankedSentence {
@@ -10,11 +48,12 @@ export interface RankedSentence {
   score: number;
   /** Share of the question's weight (rarer words weigh more) the sentence and its neighbours hold, 0–1. */
   coverage: number;
+  /** Values in the order of `SENTENCE_FEATURES`. */
+  features: number[];
 }
 
 /** How many retrieved passages have their sentences scored. */
 const PASSAGES_READ = 12;
-export const RANK_WEIGHTS = { phrase: 0.5, proximity: 0.6, passage: 0.5, neighbour: 0.5, related: 0, length: 0 };
 
 /** In how many sentences each word occurs, and how many sentences there are: counted once per document. */
 export interface WordCounts {
@@ -44,8 +83,15 @@ export function termWeights({ sentences: n, counts }: WordCounts, terms: string[
   );
 }
 
+/** Sum of coefficient times value: a linear model's score. */
+export function linearScore(coefficients: readonly number[], values: readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < values.length; i++) s += (coefficients[i] ?? 0) * values[i]!;
+  return s;
+}
+
 /** Smallest stretch of the sentence's words holding every matched question word once: 1 when side by side. */
-function proximity(terms: string[], matched: Set<string>): number {
+export function proximity(terms: string[], matched: Set<string>): number {
   if (matched.size < 2) return matched.size ? 1 : 0;
   const last = new Map<string, number>();
   let best = Infinity;
@@ -58,7 +104,7 @@ function proximity(terms: string[], matched: Set<string>): number {
 }
 
 /** Pairs of question words that follow each other in the sentence too (a phrase of the question). */
-function phraseWeight(terms: string[], question: string[], weights: Map<string, number>): number {
+export function phraseWeight(terms: string[], question: string[], weights: Map<string, number>): number {
   const pairs = new Set<string>();
   for (let i = 0; i + 1 < terms.length; i++) pairs.add(`${terms[i]} ${terms[i + 1]}`);
   let w = 0;
@@ -70,20 +116,28 @@ function phraseWeight(terms: string[], question: string[], weights: Map<string, 
 }
 
 /**
- * Re-ranks the sentences of the passages BM25 retrieved: the weight of the question's words each holds, more
- * when they stand close together and in the question's order, plus its passage's BM25 score and a little of
- * the sentence before it (which may name what "it" or "he" stands for).
+ * Re-ranks the sentences of the passages BM25 retrieved by a linear model over `SENTENCE_FEATURES` (fitted on
+ * SQuAD 2.0 tuning articles by bench/qa-fit.ts): the weight of the question's words each holds, more when
+ * they stand close together and in the question's order, its passage's BM25 score, and what the sentences
+ * around it hold (which may name what "it" or "he" stands for).
  */
 export function rankSentences(
   passages: Passage[],
   search: MiniSearch<{ id: number; terms: string }>,
   terms: string[],
   weights: Map<string, number>,
+  {
+    kind = 'thing',
+    questionWords = new Set<string>(),
+    coefficients = QA_MODEL.sentence,
+  }: { kind?: AnswerKind; questionWords?: Set<string>; coefficients?: readonly number[] } = {},
 ): RankedSentence[] {
   const hits = search.search(terms.join(' '), { combineWith: 'OR', fuzzy: (t) => (t.length > 5 ? 0.2 : false) });
   if (!hits.length) return [];
   const top = hits[0]!.score;
   const total = [...weights.values()].reduce((a, b) => a + b, 0) || 1;
+  const named = kind === 'person' || kind === 'place' || kind === 'name';
+  const rarest = [...weights.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
   const out: RankedSentence[] = [];
   const read = hits.slice(0, PASSAGES_READ).map((h) => ({ hit: h, passage: passages[h.id as number]! }));
   // A word of the text sharing the first five letters with a question word ("proclaimed" for "proclamation")
@@ -96,45 +150,61 @@ export function rankSentences(
       if (q) related.set(t, q);
     }
   }
-  const words = read.flatMap((r) => r.passage.sentences.map((s) => s.terms.length));
-  const averageLength = words.reduce((a, b) => a + b, 0) / (words.length || 1) || 1;
-  for (const { hit, passage } of read) {
-    const held = passage.sentences.map((s) => {
-      const set = new Set(s.terms);
-      for (const t of s.terms) {
-        const q = related.get(t);
-        if (q && !set.has(q)) set.add(`~${q}`);
-      }
-      return set;
-    });
+  read.forEach(({ hit, passage }, rank) => {
+    const held = passage.sentences.map((s) => new Set(s.terms));
+    const inPassage = new Set(passage.terms);
+    let passageCover = 0;
+    for (const t of terms) if (inPassage.has(t)) passageCover += weights.get(t)!;
+    const beside = (set: Set<string> | undefined, own: Set<string>) => {
+      let w = 0;
+      if (set) for (const t of terms) if (!own.has(t) && set.has(t)) w += weights.get(t)!;
+      return w;
+    };
     passage.sentences.forEach((sentence, index) => {
       const set = held[index]!;
       const matched = new Set(terms.filter((t) => set.has(t)));
       let own = 0;
       for (const t of matched) own += weights.get(t)!;
-      for (const t of terms) if (set.has(`~${t}`)) own += RANK_WEIGHTS.related * weights.get(t)!;
-      own /= 1 + RANK_WEIGHTS.length * (sentence.terms.length / averageLength - 1);
-      let before = 0;
-      const prev = held[index - 1];
-      const around = new Set(matched);
-      if (prev) {
-        for (const t of terms) {
-          if (!set.has(t) && prev.has(t)) {
-            before += weights.get(t)!;
-            around.add(t);
-          }
+      let relatedWeight = 0;
+      const relatedSeen = new Set<string>();
+      for (const t of sentence.terms) {
+        const q = related.get(t);
+        if (q && !set.has(q) && !relatedSeen.has(q)) {
+          relatedSeen.add(q);
+          relatedWeight += weights.get(q)!;
         }
       }
-      let covered = 0;
-      for (const t of around) covered += weights.get(t)!;
-      const score =
-        own +
-        RANK_WEIGHTS.phrase * phraseWeight(sentence.terms, terms, weights) +
-        RANK_WEIGHTS.proximity * proximity(sentence.terms, matched) * (own / matched.size || 0) +
-        RANK_WEIGHTS.passage * (hit.score / top) * total +
-        RANK_WEIGHTS.neighbour * before;
-      out.push({ passage, sentence, index, score, coverage: covered / total });
+      const before = beside(held[index - 1], set);
+      const after = beside(held[index + 1], set);
+      let covered = own;
+      const prev = held[index - 1];
+      if (prev) for (const t of terms) if (!set.has(t) && prev.has(t)) covered += weights.get(t)!;
+      const features = [
+        own / total,
+        phraseWeight(sentence.terms, terms, weights) / total,
+        (proximity(sentence.terms, matched) * own) / total,
+        hit.score / top,
+        rank === 0 ? 1 : 0,
+        before / total,
+        after / total,
+        relatedWeight / total,
+        matched.size / terms.length,
+        set.has(rarest) ? 1 : 0,
+        passageCover / total,
+        Math.log1p(sentence.terms.length),
+        named ? 0 : kindCue(sentence.text, kind, questionWords),
+        named ? kindCue(sentence.text, kind, questionWords) : 0,
+        Math.log1p(sentence.terms.filter((t) => !weights.has(t)).length),
+      ];
+      out.push({
+        passage,
+        sentence,
+        index,
+        score: linearScore(coefficients, features),
+        coverage: covered / total,
+        features,
+      });
     });
-  }
+  });
   return out.sort((a, b) => b.score - a.score);
 }
