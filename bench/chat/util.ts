@@ -147,8 +147,10 @@ export interface DatabaseCounters {
 }
 
 /**
- * Reads pg_stat_database for one database. Backends report their counts within a second or so of being idle, so
- * a step's figures are close, not exact (the step's drain gives them time).
+ * Reads pg_stat_database for one database. A busy backend reports its counts at most once a second and an idle
+ * one within 10 s, so a step's figure is approximate: up to a few seconds of the step before (the warm-up's socket
+ * set-up among them) may land in it. For exact counts per statement run the step with
+ * PGOPTIONS='-c log_statement=all' and count the server log's lines.
  */
 export async function databaseCounters(database: string): Promise<DatabaseCounters | null> {
   const client = new pg.Client({ connectionString: PG_URL });
