@@ -46,9 +46,6 @@ export const STUDY_SESSIONS_MSG = {
     saved: 'Study session changed.',
     failed: 'Could not save the study session. Please try again.',
     // The session page and the card
-    sessions: 'Study sessions',
-    upcoming: 'Upcoming sessions',
-    noneUpcoming: 'No sessions planned yet.',
     cardLabel: (title: string) => `Study session: ${title}`,
     online: 'Online',
     by: (name: string) => `Planned by ${name}`,
