@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeTogetherSchema } from './schedule.ts';
 
 /** What the social API answers (response schemas; the web's types are inferred from them). */
 
@@ -27,7 +28,12 @@ export const publicProfileSchema = z.object({
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
 /** Match candidate of requirements §3: profile plus score, sharedCourses, images (and the request state). */
-export const matchCandidateSchema = publicProfileSchema.extend({ score: z.number(), request: requestStateSchema });
+export const matchCandidateSchema = publicProfileSchema.extend({
+  score: z.number(),
+  request: requestStateSchema,
+  /** Beyond the spec (issue 27): the longest block both are usually free, in the viewer's zone; null: none known. */
+  freeTogether: freeTogetherSchema.nullable().optional(),
+});
 export type MatchCandidate = z.infer<typeof matchCandidateSchema>;
 
 export const matchPageSchema = z.object({

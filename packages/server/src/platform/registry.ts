@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { ChatMessage } from '@studybuddy/shared/chat';
+import type { FreeTogether } from '@studybuddy/shared/schedule';
 import type { Db } from '../db/connect.ts';
 import type { SessionUser } from './session.ts';
 import type { AccessRule } from './storage/access.ts';
@@ -34,6 +35,8 @@ export interface Registry {
    * the student no longer holds).
    */
   courseListeners: CourseListener[];
+  /** Further signals of the match ranking after the spec's score (the schedule's free time in common, issue 27). */
+  matchTiebreaks: MatchTiebreak[];
   /** Events other features add to a student's calendar feed (study sessions), run by the calendar feature. */
   calendarSources: CalendarSource[];
 }
@@ -59,6 +62,16 @@ export interface CalendarEntry {
 
 /** A student's events from one feature, from `now` on (recently cancelled ones too). */
 export type CalendarSource = (userId: string, now: Date) => Promise<CalendarEntry[]>;
+
+/**
+ * A further ranking signal among candidates of equal score: `sqlFor` gives, for the viewer, SQL of a whole number
+ * 0–999 for a row's user id (higher ranks first), or null when it has nothing to tell this viewer; `details` is what
+ * the candidates' cards show.
+ */
+export interface MatchTiebreak {
+  sqlFor(viewerId: string): Promise<((userIdColumn: SQL) => SQL) | null>;
+  details(viewerId: string, candidateIds: string[]): Promise<Map<string, FreeTogether | null>>;
+}
 
 export interface ConversationKindRule {
   /** Throws 403 (with the kind's own message) unless the user may read and write the conversation. */
@@ -156,6 +169,7 @@ export function createRegistry(): Registry {
     messageListeners: [],
     messageDeletionListeners: [],
     courseListeners: [],
+    matchTiebreaks: [],
     calendarSources: [],
   };
 }

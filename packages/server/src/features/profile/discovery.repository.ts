@@ -19,9 +19,14 @@ const COMPLETE = sql.raw(
 /** Profile creation time as a fixed-format UTC string with microseconds: sorts like the timestamp. */
 const timeKey = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Position after the last candidate of a page, in the ranking order (score desc, newest first, id desc). */
+/**
+ * Position after the last candidate of a page, in the ranking order (score desc, then the further signal desc —
+ * free time in common, issue 27 — then newest first, id desc).
+ */
 export interface RankPosition {
   score: number;
+  /** The further signal's value (0 when the viewer has none). */
+  free: number;
   /** UTC timestamp with microseconds, as `timeKey` writes it. */
   createdAt: string;
   id: string;
@@ -40,6 +45,11 @@ export interface RankingViewer extends Viewer {
   courseKeys: string[];
   /** Students never suggested (the viewer's friends). */
   excludeIds: string[];
+  /**
+   * A further signal among equal scores (another feature's SQL for a row's user id, 0–999, higher first): the
+   * schedule's free time in common. Absent: the spec's order alone.
+   */
+  tiebreak?: (userIdColumn: SQL) => SQL;
 }
 
 /** The viewer's course keys (profile_courses primary key). */
@@ -62,6 +72,8 @@ export interface CandidateRow {
   profilePicture: string;
   additionalImages: string[];
   score: number;
+  /** The further signal's value (0 without one). */
+  free: number;
   createdKey: string;
   sharedCourses: string[];
 }
@@ -101,8 +113,16 @@ const per = sql.raw(String(MATCH_POINTS.sharedCourse));
 interface Ranked {
   user_id: string;
   score: number;
+  free?: number;
   created_key: string;
 }
+
+/** The row's further signal, or a plain 0 (no ordering by it) without one. */
+const freeOf = (v: RankingViewer) => (v.tiebreak ? v.tiebreak(sql`p.user_id`) : sql`0`);
+/** ORDER BY term of the signal (nothing without one, so the plans stay as they were). */
+const freeOrder = (v: RankingViewer, column: SQL) => (v.tiebreak ? sql`${column} DESC,` : sql``);
+/** The signal's part of a keyset comparison: `(..., free, ...)` only with one. */
+const freeKey = (v: RankingViewer, value: SQL) => (v.tiebreak ? sql`${value},` : sql``);
 
 /**
  * Students sharing at least one course rank above everyone else (score ≥ 10 > 8), and a student sharing k
@@ -115,25 +135,25 @@ function sharersQuery(v: RankingViewer, after: RankPosition | undefined, limit: 
   if (!v.courseKeys.length || (after && after.score < MATCH_POINTS.sharedCourse)) return null;
   const levelsAfter = after ? sql`WHERE s.shared * ${per} <= ${after.score}` : sql``;
   const afterCursor = after
-    ? sql`AND (s2.shared * ${per} + ${bonus(v)}, p.created_at, p.user_id COLLATE "C")
-            < (${after.score}, ${after.createdAt}::timestamptz, ${after.id} COLLATE "C")`
+    ? sql`AND (s2.shared * ${per} + ${bonus(v)}, ${freeKey(v, freeOf(v))} p.created_at, p.user_id COLLATE "C")
+            < (${after.score}, ${freeKey(v, sql`${after.free}`)} ${after.createdAt}::timestamptz, ${after.id} COLLATE "C")`
     : sql``;
   // Rows come out level by level (a nested loop over the levels in descending order), each level already sorted.
   return sql`WITH sharers AS MATERIALIZED (
       SELECT pc.user_id, count(*)::int AS shared FROM profile_courses pc
       WHERE ${isMyCourse(v)} AND pc.user_id <> ${v.id} GROUP BY pc.user_id
     )
-    SELECT a.user_id, a.score, ${timeKey(sql`a.created_at`)} AS created_key FROM (
-      SELECT x.user_id, x.created_at, x.score
+    SELECT a.user_id, a.score, a.free, ${timeKey(sql`a.created_at`)} AS created_key FROM (
+      SELECT x.user_id, x.created_at, x.score, x.free
       FROM (SELECT DISTINCT s.shared FROM sharers s ${levelsAfter} ORDER BY s.shared DESC) lv
       CROSS JOIN LATERAL (
-        SELECT p.user_id, p.created_at, s2.shared * ${per} + ${bonus(v)} AS score
+        SELECT p.user_id, p.created_at, s2.shared * ${per} + ${bonus(v)} AS score, ${freeOf(v)} AS free
         FROM sharers s2 JOIN profiles p ON p.user_id = s2.user_id
         WHERE s2.shared = lv.shared AND ${eligible(v)} ${afterCursor}
-        ORDER BY score DESC, p.created_at DESC, p.user_id COLLATE "C" DESC LIMIT ${limit}
+        ORDER BY score DESC, ${freeOrder(v, sql`free`)} p.created_at DESC, p.user_id COLLATE "C" DESC LIMIT ${limit}
       ) x
       LIMIT ${limit}
-    ) a ORDER BY a.score DESC, a.created_at DESC, a.user_id COLLATE "C" DESC`;
+    ) a ORDER BY a.score DESC, ${freeOrder(v, sql`a.free`)} a.created_at DESC, a.user_id COLLATE "C" DESC`;
 }
 
 /**
@@ -157,12 +177,14 @@ function groupQueries(v: RankingViewer, after: RankPosition | undefined): ((limi
     .map((g) => (limit: number) => {
       const afterCursor =
         after && g.score === after.score
-          ? sql`AND (p.created_at, p.user_id COLLATE "C") < (${after.createdAt}::timestamptz, ${after.id} COLLATE "C")`
+          ? sql`AND (${freeKey(v, freeOf(v))} p.created_at, p.user_id COLLATE "C")
+              < (${freeKey(v, sql`${after.free}`)} ${after.createdAt}::timestamptz, ${after.id} COLLATE "C")`
           : sql``;
-      return sql`SELECT p.user_id, ${sql.raw(String(g.score))} AS score, ${timeKey(sql`p.created_at`)} AS created_key
+      return sql`SELECT p.user_id, ${sql.raw(String(g.score))} AS score, ${freeOf(v)} AS free,
+          ${timeKey(sql`p.created_at`)} AS created_key
         FROM profiles p
         WHERE ${eligible(v)} AND ${g.where} ${noSharedCourse} ${afterCursor}
-        ORDER BY p.created_at DESC, p.user_id COLLATE "C" DESC LIMIT ${limit}`;
+        ORDER BY ${freeOrder(v, sql`free`)} p.created_at DESC, p.user_id COLLATE "C" DESC LIMIT ${limit}`;
     });
 }
 
@@ -185,7 +207,7 @@ async function withDetails(db: Db, v: Viewer, ranked: Ranked[]): Promise<Candida
   const byId = new Map(found.map((r) => [r.uid, r]));
   return ranked.flatMap((r) => {
     const row = byId.get(r.user_id);
-    return row ? [{ ...row, score: r.score, createdKey: r.created_key }] : [];
+    return row ? [{ ...row, score: r.score, free: Number(r.free ?? 0), createdKey: r.created_key }] : [];
   });
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
 import { createScheduleImports } from './schedule-import.ts';
 import { scheduleRoutes } from './schedule.routes.ts';
+import { freeTimeTiebreak } from './schedule.service.ts';
 
 const REREAD = 'schedule.reread';
 const DAY_MS = 86_400_000;
@@ -12,6 +13,7 @@ export interface ScheduleOptions {
 
 /** Free time: my week, .ics imports re-read daily through the job queue, Find a time (issue 27 parts 1, 2, 5). */
 export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) {
+  ctx.registry.matchTiebreaks.push(freeTimeTiebreak(ctx));
   const queue = createJobQueue(ctx.database, ctx.log, options.queue);
   const scheduleReread = async (userId: string) => {
     const runAt = new Date(Date.now() + DAY_MS);

@@ -186,3 +186,14 @@ export async function mostSharedFree(
       ORDER BY shared DESC, b.user_id COLLATE "C" LIMIT ${limit}`,
   );
 }
+
+/** The viewer's UTC week as bits ('0'/'1'), or null without a week. */
+export async function utcWeekOf(db: Db, userId: string): Promise<string | null> {
+  const [row] = await utcWeeksOf(db, [userId]);
+  return row?.utcFree ?? null;
+}
+
+/** Shared free half hours of a row's user (`userIdColumn`) with the given week bits; 0 without a week. */
+export const freeWithBitsSql = (bits: string, userIdColumn: SQL): SQL =>
+  sql`COALESCE((SELECT bit_count(sw.utc_free & ${bits}::bit(336))::int FROM schedule_weeks sw
+    WHERE sw.user_id = ${userIdColumn}), 0)`;

@@ -56,7 +56,7 @@ describe('schedule', () => {
   });
   afterAll(() => t.close());
 
-  const as = (user: TestUser, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  const as = (user: TestUser, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie: user.cookie }, ...(payload === undefined ? {} : { payload }) });
   const saveWeek = (user: TestUser, timeZone: string, cells: string) =>
     as(user, 'PUT', '/api/schedule/week', { timeZone, cells });
@@ -91,7 +91,7 @@ describe('schedule', () => {
     // Three occurrences in the four weeks read; one of them in the next two weeks shown.
     expect(imported.busy.map((b) => b.title)).toEqual(['Bob secret seminar']);
 
-    const refused: [unknown, number, string][] = [
+    const refused: [object, number, string][] = [
       [{ fileName: 'x.ics', content: 'hello, not a calendar' }, 400, MSG.schedule.notIcal],
       [{ fileName: 'x.ics', content: `BEGIN:VCALENDAR\r\n${'X'.repeat(2 * 1024 * 1024)}` }, 413, MSG.schedule.tooLarge],
       [{ fileName: 'x.ics', content: '' }, 400, MSG.schedule.fileRequired],

@@ -12,6 +12,7 @@
  * - `scheduleSql.freeOverlap(viewerId, userIdColumn)`: the scalar the match ranking embeds;
  *   `freeTogether(ctx, viewerId, otherIds)`: the "free together: Tue 14:00–16:00" block of each other student.
  */
+import type { SQL } from 'drizzle-orm';
 import { MSG } from '@studybuddy/shared/messages';
 import {
   SCHEDULE_LIMITS,
@@ -257,6 +258,21 @@ export async function freeTogether(
 
 /** SQL other features embed in one-statement queries (the match ranking's free-time tiebreak). */
 export const scheduleSql = { freeOverlap: repo.freeOverlapSql };
+
+/**
+ * The match finder's free-time signal (registered on ctx.registry.matchTiebreaks): shared free half hours of the
+ * usual week, as SQL over the viewer's bits (null when the viewer has no free time entered).
+ */
+export function freeTimeTiebreak(ctx: AppContext) {
+  return {
+    async sqlFor(viewerId: string) {
+      const bits = await repo.utcWeekOf(ctx.db, viewerId);
+      if (!bits?.includes('1')) return null;
+      return (userIdColumn: SQL) => repo.freeWithBitsSql(bits, userIdColumn);
+    },
+    details: (viewerId: string, candidateIds: string[]) => freeTogether(ctx, viewerId, candidateIds),
+  };
+}
 
 /** Of the candidates, those with the most shared free half hours with the viewer (best first). */
 export const mostSharedFree = (ctx: AppContext, viewerId: string, candidateIds: readonly string[], limit: number) =>

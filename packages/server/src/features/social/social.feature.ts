@@ -43,7 +43,7 @@ export function socialFeature(ctx: AppContext) {
     secretKey: ctx.config.secretKey,
   });
   const friends = createFriendsService({ db, members, notices });
-  const match = createMatchService({ db, members });
+  const match = createMatchService({ db, members, tiebreaks: ctx.registry.matchTiebreaks });
   const blocks = createBlocksService({ db, notices });
 
   return async (app: FastifyInstance) => {
