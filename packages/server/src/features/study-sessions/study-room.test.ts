@@ -118,7 +118,7 @@ describe('the room', () => {
     const ctx = t.app.ctx;
     await report(ctx, ada.id, session.id, { goal: 'Chapter 4', done: true });
     await report(ctx, bob.id, session.id, { goal: 'Problem set 3' });
-    expect((await call(bob, 'POST', `/api/study-sessions/${session.id}/end`)).statusCode).toBe(403);
+    expect((await call(bob, 'POST', `/api/study-sessions/${session.id}/end`, {})).statusCode).toBe(403);
     const ended = await endSession(ctx, ada.id, session.id);
     expect(ended.status).toBe('ended');
     const page = (await history(t.app, bob, { kind: 'group', id: groupId })).json() as MessagePage;

@@ -21,6 +21,8 @@ import * as sessions from './study-sessions.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const ICS_TYPE = 'text/calendar; charset=utf-8';
+/** Actions that take nothing: an empty JSON object. */
+const emptyBody = z.object({});
 
 /** Study sessions and their rooms (issue 27 points 3 and 4); every route for members of the session's conversation. */
 export function studySessionsRoutes(ctx: AppContext) {
@@ -85,7 +87,7 @@ export function studySessionsRoutes(ctx: AppContext) {
 
     app.post(
       '/api/study-sessions/:id/cancel',
-      { preValidation, schema: one('Cancels a session (its planner); the attendees are told') },
+      { preValidation, schema: { ...one('Cancels a session (its planner); the attendees are told'), body: emptyBody } },
       async (request) => sessions.cancelSession(ctx, requireUser(request).id, request.params.id),
     );
 
@@ -163,7 +165,10 @@ export function studySessionsRoutes(ctx: AppContext) {
     );
     app.post(
       '/api/study-sessions/:id/end',
-      { preValidation, schema: roomSchema('Ends the session and posts the recap (the planner)') },
+      {
+        preValidation,
+        schema: { ...roomSchema('Ends the session and posts the recap (the planner)'), body: emptyBody },
+      },
       async (request) => room.endSession(ctx, requireUser(request).id, request.params.id),
     );
   };

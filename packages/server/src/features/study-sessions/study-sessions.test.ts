@@ -139,7 +139,7 @@ describe('planning a study session', () => {
     const put = await call(bob, 'PUT', `/api/study-sessions/${s.id}`, plan({ title: 'Mine now' }));
     expect(put.statusCode).toBe(403);
     expect(put.json().error.message).toBe(MSG.studySessions.onlyCreator);
-    expect((await call(bob, 'POST', `/api/study-sessions/${s.id}/cancel`)).statusCode).toBe(403);
+    expect((await call(bob, 'POST', `/api/study-sessions/${s.id}/cancel`, {})).statusCode).toBe(403);
     expect((await call(bob, 'PUT', `/api/study-sessions/${s.id}/rsvp`, { answer: 'sure' })).statusCode).toBe(400);
     const answered = (await call(bob, 'PUT', `/api/study-sessions/${s.id}/rsvp`, { answer: 'maybe' })).json();
     expect(answered.myAnswer).toBe('maybe');
@@ -149,7 +149,7 @@ describe('planning a study session', () => {
     ]);
     const changed = await call(ada, 'PUT', `/api/study-sessions/${s.id}`, plan({ minutes: 60, start: ahead(-2) }));
     expect(changed.json().error.message).toBe(MSG.studySessions.inPast);
-    const cancelled = (await call(ada, 'POST', `/api/study-sessions/${s.id}/cancel`)).json();
+    const cancelled = (await call(ada, 'POST', `/api/study-sessions/${s.id}/cancel`, {})).json();
     expect(cancelled).toMatchObject({ status: 'cancelled', sequence: 1 });
     const late = await call(bob, 'PUT', `/api/study-sessions/${s.id}/rsvp`, { answer: 'going' });
     expect(late.statusCode).toBe(409);
@@ -219,7 +219,7 @@ describe('calendar feeds', () => {
     await call(bob, 'PUT', `/api/study-sessions/${s.id}/rsvp`, { answer: 'cant' });
     expect((await feedOf(bob)).some((e) => e.uid === uid)).toBe(false);
     await call(bob, 'PUT', `/api/study-sessions/${s.id}/rsvp`, { answer: 'maybe' });
-    await call(ada, 'POST', `/api/study-sessions/${s.id}/cancel`);
+    await call(ada, 'POST', `/api/study-sessions/${s.id}/cancel`, {});
     for (const user of [ada, bob]) {
       const e = (await feedOf(user)).find((x) => x.uid === uid)!;
       expect(e.status).toBe('CANCELLED');
