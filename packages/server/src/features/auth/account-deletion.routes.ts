@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { accountLimits } from './route-limits.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deleteAccountSchema, PROFILE_API } from '@studybuddy/shared/profile';
 import type { AppContext } from '../../platform/context.ts';
@@ -13,9 +14,7 @@ export function accountDeletionRoutes(ctx: AppContext) {
     app.delete(
       PROFILE_API.account,
       {
-        config: ctx.config.rateLimits
-          ? { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (r) => r.user?.id ?? r.ip } }
-          : {},
+        config: accountLimits(ctx.config.rateLimits).passwordGuesses,
         preValidation: signedIn,
         schema: {
           summary: 'Deletes the account after a password (or fresh social sign-in) confirmation',

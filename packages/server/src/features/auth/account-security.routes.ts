@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { accountLimits } from './route-limits.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ACCOUNT_API,
@@ -18,9 +19,7 @@ export function accountSecurityRoutes(ctx: AppContext) {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['accounts'];
     // Guessing the current password with a stolen session is slowed like account deletion is.
-    const guessLimit = ctx.config.rateLimits
-      ? { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip } }
-      : {};
+    const guessLimit = accountLimits(ctx.config.rateLimits).passwordGuesses;
 
     app.post(
       ACCOUNT_API.password,

@@ -17,18 +17,14 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, okSchema } from '../../platform/openapi.ts';
 import type { Caller } from './account.service.ts';
-import { createAccountService } from './account.service.ts';
+import type { AccountService } from './account.service.ts';
 import { DEVICE_COOKIE } from './known-device.ts';
-import { createLoginGuard } from './login-guard.ts';
-import { createRateLimiter } from './rate-limit.ts';
 import { resetCheckBody, resetConfirmBody } from './reset-refusals.ts';
 import { clearSessionCookie, createSession, SESSION_COOKIE, setSessionCookie } from './session.ts';
 import { endSession } from './sessions.service.ts';
 
 /** Sign-up, log-in, verification, resend and password reset (requirements §2, §4, §8). */
-export function accountRoutes(ctx: AppContext) {
-  const limits = { enabled: ctx.config.rateLimits, windowMs: ctx.config.rateLimitWindowMs };
-  const accounts = createAccountService(ctx, createRateLimiter(ctx.db, limits), createLoginGuard(ctx.db, limits));
+export function accountRoutes(ctx: AppContext, accounts: AccountService) {
   const secure = ctx.config.publicUrl.startsWith('https:');
 
   const caller = (request: FastifyRequest, reply: FastifyReply): Caller => ({

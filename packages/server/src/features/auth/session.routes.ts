@@ -7,16 +7,17 @@ import { okSchema } from '../../platform/openapi.ts';
 import { accountDeletionRoutes } from './account-deletion.routes.ts';
 import { accountSecurityRoutes } from './account-security.routes.ts';
 import { accountRoutes } from './account.routes.ts';
+import type { AccountService } from './account.service.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { clearSessionCookie } from './session.ts';
 import { endSession } from './sessions.service.ts';
 
 /** The whole accounts feature: session, log-out, and (registered from here) accounts and social sign-in. */
-export function sessionRoutes(ctx: AppContext) {
+export function sessionRoutes(ctx: AppContext, accounts: AccountService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
-    await app.register(accountRoutes(ctx));
+    await app.register(accountRoutes(ctx, accounts));
     await app.register(oidcRoutes(ctx));
     await app.register(accountDeletionRoutes(ctx));
     await app.register(accountSecurityRoutes(ctx));

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { perMinute } from '../../platform/rate-limit-presets.ts';
 import fastifyMultipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,6 +15,9 @@ import { requireUser, signedIn } from '../../platform/session.ts';
 import { IMMUTABLE_CACHE, storeUpload } from './files.service.ts';
 import { resumableRoutes } from './resumable.routes.ts';
 import { describeResumableRoute } from './resumable.schemas.ts';
+
+/** Single-request uploads a student may make a minute. */
+const UPLOADS_PER_MINUTE = 120;
 
 const contentDisposition = (type: string, name: string) => {
   const inline = type.startsWith('image/') && type !== 'image/svg+xml';
@@ -38,9 +42,7 @@ export function filesRoutes(ctx: AppContext) {
     app.post(
       '/api/uploads/:target',
       {
-        config: ctx.config.rateLimits
-          ? { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: (r) => r.user?.id ?? r.ip } }
-          : {},
+        config: perMinute(ctx.config.rateLimits, UPLOADS_PER_MINUTE),
         preValidation: signedIn,
         schema: {
           summary: `Single-request upload (multipart field \`file\`, up to ${LIMITS.resumableThresholdBytes} bytes)`,

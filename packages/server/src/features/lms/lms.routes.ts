@@ -1,4 +1,5 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { perMinute } from '../../platform/rate-limit-presets.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -19,6 +20,9 @@ import { requireUser, signedIn } from '../../platform/session.ts';
 import { loadCoursework } from './coursework.service.ts';
 import { connectCanvas, disconnectCanvas, fetchCanvasCourses, lmsStatus } from './lms.service.ts';
 
+/** Each connect checks a token with Canvas: a few a minute per student is plenty. */
+const CANVAS_CONNECTS_PER_MINUTE = 10;
+
 const statusQuery = z.object({ tz: timeZoneSchema.optional() });
 
 /**
@@ -26,12 +30,7 @@ const statusQuery = z.object({ tz: timeZoneSchema.optional() });
  * and the §7 calls use the stored one when the body has none.
  */
 export function lmsRoutes(ctx: AppContext) {
-  // Each connect checks a token with Canvas: a few a minute per user is plenty.
-  const connectLimit: FastifyContextConfig = {
-    rateLimit: ctx.config.rateLimits
-      ? { max: 10, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip }
-      : false,
-  };
+  const connectLimit = perMinute(ctx.config.rateLimits, CANVAS_CONNECTS_PER_MINUTE);
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['lms'];

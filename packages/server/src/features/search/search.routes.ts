@@ -1,4 +1,5 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import { perMinute } from '../../platform/rate-limit-presets.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { searchResultsSchema } from '@studybuddy/shared/search-responses';
 import { SEARCH_LIMITS, searchQuerySchema } from '@studybuddy/shared/search';
@@ -11,13 +12,7 @@ export function searchRoutes(search: SearchService, rateLimits: boolean) {
   // Per student: the dialog asks once per pause in typing.
   const limited: FastifyContextConfig = {
     inFlightPerClient: SEARCH_LIMITS.inFlight,
-    ...(rateLimits && {
-      rateLimit: {
-        max: SEARCH_LIMITS.perMinute,
-        timeWindow: '1 minute',
-        keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip,
-      },
-    }),
+    ...perMinute(rateLimits, SEARCH_LIMITS.perMinute),
   };
   return async (base: FastifyInstance) => {
     signedInOnly(base);
