@@ -1,8 +1,7 @@
-/** Texts of free time, Find a time and study-group matching (issue 27 parts 1, 2 and 5), part of MSG. */
+/** Texts of free time, Find a time and matching by free time (issue 27 parts 1, 2 and 5), part of MSG. */
 export const SCHEDULE_MSG = {
   schedule: {
     title: 'My week',
-    nav: 'Schedule',
     intro:
       'Paint the half hours you are usually free. Only you see your week and your calendar; others only see how many people are free.',
     gridLabel: 'Weekly free time, 30-minute cells',
@@ -63,25 +62,13 @@ export const SCHEDULE_MSG = {
     slotFree: (free: number, of: number) => `${free} of ${of} free`,
     heatLabel: 'Free members per half hour, next two weeks',
     heatCell: (when: string, free: number, of: number) => `${when}: ${free} of ${of} free`,
-    failed: 'Could not find a time. Please try again.',
     badLength: 'Please choose a length between 30 minutes and 8 hours, in half hours.',
     badSkip: 'Please choose between 0 and 72 hours.',
     notFriends: 'You can only find a time with your friends.',
     close: 'Close',
   },
-  studyGroup: {
-    title: 'Find a study group',
-    intro: 'Classmates of a course with the most free time in common with you.',
-    course: 'Course',
-    find: 'Find classmates',
-    none: 'No classmates of this course have entered their free time yet.',
-    invite: 'Create the group',
-    created: 'Your study group is created.',
-    groupName: (course: string) => `Study group: ${course}`,
-    failed: 'Could not create the group. Please try again.',
-    courseRequired: 'Please choose a course.',
-    size: 'Choose one to five classmates.',
-    notClassmate: 'You can only invite classmates of the course.',
-    freeTogether: (label: string) => `free together: ${label}`,
+  freeTime: {
+    /** On a match card (issue 27 part 5). */
+    together: (label: string) => `free together: ${label}`,
   },
 } as const;

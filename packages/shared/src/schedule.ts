@@ -25,8 +25,6 @@ export const SCHEDULE_LIMITS = {
   /** "Skip the hours before a due date": 0 (off) to 72 hours. */
   maxSkipBeforeDueHours: 72,
   proposals: 3,
-  studyGroupMin: 3,
-  studyGroupMax: 5,
   /** Manual overrides of imported busy blocks a student may keep. */
   maxOverrides: 2000,
 } as const;
@@ -166,34 +164,6 @@ export const freeTogetherSchema = z.object({
   cells: z.number(),
 });
 export type FreeTogether = z.infer<typeof freeTogetherSchema>;
-
-/** GET /api/schedule/study-group?course=… : classmates of a course with the most shared free time. */
-export const studyGroupQuerySchema = z.object({
-  course: z.string({ error: SCHEDULE_MSG.studyGroup.courseRequired }).trim().min(1).max(200),
-});
-export const studyGroupSuggestionSchema = z.object({
-  course: z.string(),
-  classmates: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      profilePicture: z.string(),
-      freeTogether: freeTogetherSchema.nullable(),
-    }),
-  ),
-});
-export type StudyGroupSuggestion = z.infer<typeof studyGroupSuggestionSchema>;
-
-/** POST /api/schedule/study-group: invite the chosen classmates to a new group in one step. */
-export const studyGroupCreateSchema = z.object({
-  course: z.string().trim().min(1).max(200),
-  memberIds: z
-    .array(z.string().min(1).max(200))
-    .min(1, SCHEDULE_MSG.studyGroup.size)
-    .max(SCHEDULE_LIMITS.studyGroupMax, SCHEDULE_MSG.studyGroup.size),
-});
-export type StudyGroupCreate = z.infer<typeof studyGroupCreateSchema>;
-export const studyGroupCreatedSchema = z.object({ groupId: z.string() });
 
 const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 const hhmm = (minute: number) =>

@@ -167,26 +167,6 @@ export async function utcWeeksOf(db: Db, userIds: readonly string[]): Promise<{ 
     .where(inArray(scheduleWeeks.userId, [...userIds]));
 }
 
-/** Students among the ids, most shared free half hours with the viewer first (ties: id), at most `limit`. */
-export async function mostSharedFree(
-  db: Db,
-  viewerId: string,
-  candidateIds: readonly string[],
-  limit: number,
-): Promise<{ userId: string; shared: number }[]> {
-  if (!candidateIds.length) return [];
-  return rows(
-    db,
-    sql`SELECT b.user_id AS "userId", bit_count(a.utc_free & b.utc_free)::int AS shared
-      FROM schedule_weeks a JOIN schedule_weeks b ON b.user_id IN (${sql.join(
-        candidateIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})
-      WHERE a.user_id = ${viewerId} AND bit_count(a.utc_free & b.utc_free) > 0
-      ORDER BY shared DESC, b.user_id COLLATE "C" LIMIT ${limit}`,
-  );
-}
-
 /** The viewer's UTC week as bits ('0'/'1'), or null without a week. */
 export async function utcWeekOf(db: Db, userId: string): Promise<string | null> {
   const [row] = await utcWeeksOf(db, [userId]);

@@ -273,7 +273,3 @@ export function freeTimeTiebreak(ctx: AppContext) {
     details: (viewerId: string, candidateIds: string[]) => freeTogether(ctx, viewerId, candidateIds),
   };
 }
-
-/** Of the candidates, those with the most shared free half hours with the viewer (best first). */
-export const mostSharedFree = (ctx: AppContext, viewerId: string, candidateIds: readonly string[], limit: number) =>
-  repo.mostSharedFree(ctx.db, viewerId, candidateIds, limit);

@@ -1,6 +1,7 @@
-import { Button, Card, Group, SimpleGrid } from '@mantine/core';
-import { ChevronRight, Undo2, UserCheck, UserPlus } from 'lucide-react';
+import { Badge, Button, Card, Group, SimpleGrid } from '@mantine/core';
+import { CalendarClock, ChevronRight, Undo2, UserCheck, UserPlus } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
+import { freeTogetherLabel } from '@studybuddy/shared/schedule';
 import type { MatchCandidate } from '@studybuddy/shared/social';
 import { BlockButton } from '../blocks/index.ts';
 import { ReportButton } from '../moderation/index.ts';
@@ -41,6 +42,19 @@ export function CandidateCard({
         <ImageCarousel key={candidate.uid} images={candidate.images} name={candidate.name} />
         <ProfileDetails profile={candidate} />
       </SimpleGrid>
+      {candidate.freeTogether && (
+        <Badge
+          mt="md"
+          variant="light"
+          color="teal"
+          radius="sm"
+          tt="none"
+          leftSection={<CalendarClock size={14} aria-hidden />}
+          data-testid="free-together"
+        >
+          {MSG.freeTime.together(freeTogetherLabel(candidate.freeTogether))}
+        </Badge>
+      )}
       <Group justify="flex-end" mt="lg" gap="sm">
         <Group mr="auto" gap={4}>
           <ReportButton userId={candidate.uid} name={candidate.name} />
