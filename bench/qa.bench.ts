@@ -152,7 +152,7 @@ for (const article of chosen) {
       if (asked++ >= limit) return;
       const golds = qa.is_impossible ? [] : qa.answers.map((a) => a.text);
       const t0 = performance.now();
-      const answer = answerOffline(index, qa.question, overview, sweep ? { minCoverage: 0 } : {});
+      const answer = answerOffline(index, qa.question, overview, sweep ? { minSupport: 0, minCoverage: 0 } : {});
       supports.push({ support: answer.found ? answer.support : 0, answerable: golds.length > 0 });
       const ms = performance.now() - t0;
       const sentence = answer.sentences.join(' ');

@@ -1,4 +1,5 @@
 import { PERSON_NOUNS, type AnswerKind, type QuestionKind } from './question-kind.ts';
+import { QA_MODEL } from './qa-model.ts';
 import { sentenceTokens, type Token } from './sentence-tokens.ts';
 
 /** A short answer found in a sentence: its text and offsets in the sentence, and how well it fits. */
@@ -21,17 +22,8 @@ interface Candidate {
 
 /** Words an answer neither starts nor ends with. */
 const EDGE_POS = new Set(['ADP', 'DET', 'CCONJ', 'SCONJ', 'PRON', 'PART', 'AUX', 'PUNCT']);
-export const SPAN_WEIGHTS = {
-  side: 0.5,
-  near: 1.5,
-  keepFocus: 0,
-  personBy: 0.8,
-  notPerson: 0.8,
-  title: 0.5,
-  afterLast: 0.8,
-  hops: 2,
-  longer: 0.1,
-};
+/** How much each cue counts in a span's score (fitted by bench/qa-fit.ts, see qa-model.ts). */
+export const SPAN_WEIGHTS = QA_MODEL.span;
 const TITLES = new Set([
   'king',
   'queen',
@@ -193,8 +185,12 @@ const FITS: Record<AnswerKind, Partial<Record<Shape, number>>> = {
  * The stretch of a sentence that answers the question: candidates of the asked kind, near the question's
  * words in the sentence, and not made of them. Null when the sentence holds no candidate at all.
  */
-export function answerSpan(sentence: string, questionStems: Set<string>, question: QuestionKind): Span | null {
-  const tokens = sentenceTokens(sentence);
+export function answerSpan(
+  sentence: string,
+  questionStems: Set<string>,
+  question: QuestionKind,
+  tokens: Token[] = sentenceTokens(sentence),
+): Span | null {
   const inQuestion = tokens.map((t) => isWord(t) && (questionStems.has(t.stem) || questionStems.has(t.lower)));
   const anchors = inQuestion.flatMap((q, i) => (q && !tokens[i]!.stop ? [i] : []));
   let best: Span | null = null;
@@ -218,8 +214,10 @@ export function answerSpan(sentence: string, questionStems: Set<string>, questio
     if (!words.length || words.every((w) => w.stop || TITLES.has(w.lower))) continue;
     const overlap = words.filter((_, k) => inQuestion[from + k]).length / words.length;
     const fit = FITS[question.kind][c.shape] ?? 0;
-    let score = fit - 3 * overlap;
-    if (question.kind === 'place' && PLACE_PREPOSITIONS.has(tokens[c.from - 1]?.lower ?? '')) score += 0.7;
+    let score = fit - SPAN_WEIGHTS.overlap * overlap;
+    if (question.kind === 'place' && PLACE_PREPOSITIONS.has(tokens[c.from - 1]?.lower ?? '')) {
+      score += SPAN_WEIGHTS.placeAfter;
+    }
     const prev = tokens[c.from - 1]?.lower ?? '';
     if (question.kind === 'person') {
       if (prev === 'by') score += SPAN_WEIGHTS.personBy;
@@ -232,7 +230,7 @@ export function answerSpan(sentence: string, questionStems: Set<string>, questio
     if (question.focus) {
       const before = tokens[c.from - 1]?.lower;
       const after = tokens[c.to + 1]?.lower;
-      if (before === question.focus || after === question.focus) score += 1;
+      if (before === question.focus || after === question.focus) score += SPAN_WEIGHTS.focusBeside;
     }
     // Near the question's words in the sentence.
     if (anchors.length) {
@@ -241,8 +239,8 @@ export function answerSpan(sentence: string, questionStems: Set<string>, questio
       // The subject of "Who made…" stands before the question's words; other answers after the first of them.
       if (question.subject ? to < anchors[0]! : from > anchors[0]!) score += SPAN_WEIGHTS.side;
     }
-    score += SPAN_WEIGHTS.longer * Math.min(words.length, 4);
-    if (words.length > 5) score -= 0.12 * (words.length - 5);
+    score += SPAN_WEIGHTS.longer * Math.min(words.length, SPAN_WEIGHTS.longest - 1);
+    if (words.length > SPAN_WEIGHTS.longest) score -= SPAN_WEIGHTS.tooLong * (words.length - SPAN_WEIGHTS.longest);
     const text = sentence.slice(tokens[from]!.start, tokens[to]!.end);
     if (!best || score > best.score) {
       best = { text, start: tokens[from]!.start, end: tokens[to]!.end, score, typed: fit >= 2 };
