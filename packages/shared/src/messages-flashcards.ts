@@ -9,7 +9,7 @@ export const FLASHCARDS_MSG = {
     nothingDue: 'Nothing is due. Come back later or add cards.',
     myDecks: 'Your decks',
     sharedDecks: 'Shared with your groups',
-    noDecks: 'No decks yet. Make one from a document below, or start an empty deck.',
+    noDecks: 'No decks yet. Make one from a document above, or start an empty deck.',
     noSharedDecks: 'No group has shared a deck with you yet.',
     cardCount: (n: number) => (n === 1 ? '1 card' : `${n} cards`),
     dueCount: (n: number) => `${n} due`,

@@ -4,14 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { RATINGS, type RatingName } from '@studybuddy/shared/flashcards';
 import { MSG } from '@studybuddy/shared/messages';
 import { toast } from '../../ui/toast.ts';
-import { fetchStudy, FLASHCARDS_KEY, useReview } from './flashcards-api.ts';
+import { fetchStudy, useReview } from './flashcards-api.ts';
 
 const T = MSG.flashcards;
 const COLORS: Record<RatingName, string> = { again: 'red', hard: 'orange', good: 'green', easy: 'blue' };
 
 /** Reviews the deck's due cards: Show answer (space), then Again/Hard/Good/Easy (keys 1–4). */
 export function StudyView({ deckId }: { deckId: string }) {
-  const batch = useQuery({ queryKey: [...FLASHCARDS_KEY, 'study', deckId], queryFn: () => fetchStudy(deckId) });
+  // Not under FLASHCARDS_KEY: a review refreshes the counts, not the batch being studied (it would skip a card).
+  const batch = useQuery({ queryKey: ['flashcards-study', deckId], queryFn: () => fetchStudy(deckId) });
   const [index, setIndex] = useState(0);
   const [shown, setShown] = useState(false);
   const [reviewed, setReviewed] = useState(0);
