@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/connect.ts';
 import type { Quota, QuotaRule } from '../../platform/quota.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
-import { profiles } from '../profile/profiles.service.ts';
+import { profiles, type ProfileCard } from '../profile/profiles.service.ts';
 import { hasBlocked } from './blocks.repository.ts';
 import { addFriendship, areFriends } from './friends.repository.ts';
 import {
@@ -22,6 +22,7 @@ import {
   markAccepted,
   markDeclined,
   type FriendRequestRow,
+  type IncomingRow,
   countIncoming,
   listIncoming,
   markAllViewed,
@@ -51,6 +52,16 @@ async function acceptLocked(tx: Db, request: FriendRequestRow): Promise<void> {
   const reverse = await findPending(tx, request.toUserId, request.fromUserId);
   if (reverse) await markAccepted(tx, reverse.id);
   await addFriendship(tx, request.fromUserId, request.toUserId);
+}
+
+/** The notifications page's requests, from students with a profile. */
+function toIncoming(rows: IncomingRow[], cards: Map<string, ProfileCard>): IncomingRequest[] {
+  return rows.flatMap((r) => {
+    const from = cards.get(r.fromUserId);
+    if (!from) return [];
+    const sender = { uid: r.fromUserId, name: from.name, profilePicture: from.profilePicture };
+    return [{ id: r.id, from: sender, viewed: r.viewed, timestamp: r.createdAt.toISOString() }];
+  });
 }
 
 /** What a send answers; `created` when it stored a new request (201), else the two became friends (200). */
@@ -182,22 +193,13 @@ export function createRequestsService(deps: RequestsDeps) {
     async incoming(userId: string): Promise<IncomingRequest[]> {
       const me = await members.require(userId);
       const rows = await listIncoming(db, me.id);
-      const cards = await profiles.cards(
-        db,
-        rows.map((r) => r.fromUserId),
+      return toIncoming(
+        rows,
+        await profiles.cards(
+          db,
+          rows.map((r) => r.fromUserId),
+        ),
       );
-      return rows.flatMap((r) => {
-        const from = cards.get(r.fromUserId);
-        if (!from) return [];
-        return [
-          {
-            id: r.id,
-            from: { uid: r.fromUserId, name: from.name, profilePicture: from.profilePicture },
-            viewed: r.viewed,
-            timestamp: r.createdAt.toISOString(),
-          },
-        ];
-      });
     },
 
     /** Marks the pending requests viewed; the student's tabs hear of it when anything changed. */

@@ -29,7 +29,8 @@ const ok = { ok: true as const };
 export function socialRoutes(services: { requests: RequestsService; friends: FriendsService; match: MatchService }) {
   const { requests, friends, match } = services;
 
-  async function studentRoutes(base: FastifyInstance) {
+  /** Match finder and user search. */
+  async function matchRoutes(base: FastifyInstance) {
     signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
 
@@ -58,6 +59,12 @@ export function socialRoutes(services: { requests: RequestsService; friends: Fri
       },
       async (request) => ({ users: await match.search(studentId(request), request.query) }),
     );
+  }
+
+  /** Friend requests and the notifications page. */
+  async function requestRoutes(base: FastifyInstance) {
+    signedInOnly(base);
+    const app = base.withTypeProvider<ZodTypeProvider>();
 
     app.post(
       '/api/social/requests',
@@ -149,6 +156,12 @@ export function socialRoutes(services: { requests: RequestsService; friends: Fri
       },
       (request) => requests.badge(studentId(request)),
     );
+  }
+
+  /** Friends and a friend's profile summary. */
+  async function friendRoutes(base: FastifyInstance) {
+    signedInOnly(base);
+    const app = base.withTypeProvider<ZodTypeProvider>();
 
     app.get(
       '/api/social/friends',
@@ -184,7 +197,7 @@ export function socialRoutes(services: { requests: RequestsService; friends: Fri
   }
 
   return async (base: FastifyInstance) => {
-    await base.register(studentRoutes);
+    for (const routes of [matchRoutes, requestRoutes, friendRoutes]) await base.register(routes);
     const app = base.withTypeProvider<ZodTypeProvider>();
 
     /** One-click unsubscribe link of the friend-request e-mail (no sign-in): turns emailNotificationsEnabled off. */
