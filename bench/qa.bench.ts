@@ -4,6 +4,8 @@
 //   (or SQUAD_DEV=/path/to/dev-v2.0.json npm run bench qa)
 // Articles are split by a fixed rule: their position in the file, even (0, 2, 4, …) for tuning, odd for the
 // held-out figures. The baseline is the sentence with most question-word overlap, in the same run.
+// The answer's models (sentence ranker, short-answer weights, "not in the document") are fitted on the tuning
+// articles alone by bench/qa-fit.ts.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { answerOffline, buildIndex } from '../packages/server/src/features/documents/nlp/answer.ts';
