@@ -149,7 +149,15 @@ describe('planning a study session', () => {
     ]);
     const changed = await call(ada, 'PUT', `/api/study-sessions/${s.id}`, plan({ minutes: 60, start: ahead(-2) }));
     expect(changed.json().error.message).toBe(MSG.studySessions.inPast);
+    const toUsers = vi.spyOn(t.app.ctx.realtime, 'toUsers');
     const cancelled = (await call(ada, 'POST', `/api/study-sessions/${s.id}/cancel`, {})).json();
+    // Every member's open tabs hear of it (their cards and calendars load it again).
+    expect(toUsers).toHaveBeenCalledWith(expect.arrayContaining([ada.id, bob.id]), {
+      type: 'studySession.changed',
+      sessionId: s.id,
+      conversation: group(),
+    });
+    toUsers.mockRestore();
     expect(cancelled).toMatchObject({ status: 'cancelled', sequence: 1 });
     const late = await call(bob, 'PUT', `/api/study-sessions/${s.id}/rsvp`, { answer: 'going' });
     expect(late.statusCode).toBe(409);
