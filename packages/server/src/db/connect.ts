@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { turnForQuery } from './io-turns.ts';
 import { migrationsFolder } from './migrations-folder.ts';
 import * as schema from './schema.ts';
 
@@ -92,9 +93,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
  * queue of queries or transactions runs back to back without the event loop reading a single socket in between:
  * a few students' bursts stall every other request (and the health probe) for the whole queue. Queries here take
  * turns with I/O instead: plain queries one at a time, each after a macrotask hop; inside a transaction (which
- * holds PGlite's lock) each query hops before it runs, so sockets are read between any two queries either way.
+ * holds PGlite's lock) each query hops before it runs, so sockets are read between any two queries either way. A hop
+ * also lets a burst of waiting connections be accepted first (io-turns.ts).
  */
-const hop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const hop = turnForQuery;
 
 function takeTurnsWithIo(client: PGlite): void {
   const query = client.query.bind(client);

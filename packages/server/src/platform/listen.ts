@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { connectionAccepted } from '../db/io-turns.ts';
 
 /**
  * Connections the kernel holds for the server until it accepts them (capped by net.core.somaxconn, 4096 on current
@@ -11,5 +12,6 @@ export const LISTEN_BACKLOG = 4096;
 
 /** Starts serving on the configured address; the server's address. */
 export function listen(app: FastifyInstance, where: { port: number; host: string }): Promise<string> {
+  app.server.on('connection', connectionAccepted);
   return app.listen({ port: where.port, host: where.host, backlog: LISTEN_BACKLOG });
 }
