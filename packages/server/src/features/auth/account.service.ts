@@ -46,6 +46,14 @@ const RESEND_TICKET_MS = 30 * 60 * 1000;
 const fail = (status: number, code: string, message: string, field?: string) =>
   new AppError(status, code, message, field);
 
+/** The account a reset code is for; refused when it is gone or disabled. */
+async function resetAccount(db: Db, userId: string) {
+  const user = await findUserById(db, userId);
+  if (!user) throw resetRefusal.userNotFound();
+  if (user.disabled) throw resetRefusal.accountDisabled();
+  return user;
+}
+
 export function createAccountService(ctx: AppContext, limiter: RateLimiter, guard: LoginGuard) {
   const db: Db = ctx.db;
   const { publicUrl, secretKey } = ctx.config;
@@ -166,10 +174,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
     async checkReset(code: string): Promise<{ email: string }> {
       const userId = await peekCode(db, code, 'resetPassword');
       if (!userId) throw await unusableResetCode(db, code);
-      const user = await findUserById(db, userId);
-      if (!user) throw resetRefusal.userNotFound();
-      if (user.disabled) throw resetRefusal.accountDisabled();
-      return { email: user.email };
+      return { email: (await resetAccount(db, userId)).email };
     },
 
     /**
@@ -182,16 +187,12 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
       await limiter.hit(caller.reply, 'resetConfirm', caller.ip);
       const owner = await peekCode(db, code, 'resetPassword');
       if (!owner) throw await unusableResetCode(db, code);
-      const found = await findUserById(db, owner);
-      if (!found) throw resetRefusal.userNotFound();
-      if (found.disabled) throw resetRefusal.accountDisabled();
+      await resetAccount(db, owner);
       const passwordHash = await hasherOf(ctx).hash(password);
       const resetUserId = await withTransaction(db, async (t) => {
         const userId = await consumeCode(t, code, 'resetPassword');
         if (!userId) throw await unusableResetCode(t, code);
-        const user = await findUserById(t, userId);
-        if (!user) throw resetRefusal.userNotFound();
-        if (user.disabled) throw resetRefusal.accountDisabled();
+        const user = await resetAccount(t, userId);
         await updateUser(t, user.id, { passwordHash, emailVerified: true });
         await deleteCodes(t, user.id, 'resetPassword');
         await endUserSessions(ctx, t, user.id, caller.sessionId);

@@ -20,6 +20,8 @@ import { isAdmin, type Actor } from './admins.service.ts';
 
 const id = z.string().min(1).max(300);
 const idParams = z.object({ id });
+const tags = ['admin'];
+const action = { 200: adminActionResultSchema, ...errorResponses };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,15 +40,9 @@ export function adminRoutes(ctx: AppContext, admin: AdminService) {
     return request.admin;
   };
 
-  return async (base: FastifyInstance) => {
+  /** What the admin reads: themselves, the report queue (and resolving a report), feedback, students. */
+  async function queueRoutes(base: FastifyInstance) {
     const app = base.withTypeProvider<ZodTypeProvider>();
-    app.addHook('onRequest', async (request) => {
-      const user = request.user;
-      if (!user?.emailVerified || !(await isAdmin(ctx, user))) throw notFound();
-      request.admin = { id: user.id, email: user.email };
-    });
-    const tags = ['admin'];
-    const action = { 200: adminActionResultSchema, ...errorResponses };
 
     app.get(
       '/api/admin/me',
@@ -120,6 +116,11 @@ export function adminRoutes(ctx: AppContext, admin: AdminService) {
         return admin.searchStudents(request.query.q);
       },
     );
+  }
+
+  /** The actions on students, messages and groups, each audited; and the audit log. */
+  async function actionRoutes(base: FastifyInstance) {
+    const app = base.withTypeProvider<ZodTypeProvider>();
 
     app.post(
       '/api/admin/students/:id/disable',
@@ -192,5 +193,15 @@ export function adminRoutes(ctx: AppContext, admin: AdminService) {
         return admin.auditLog();
       },
     );
+  }
+
+  return async (base: FastifyInstance) => {
+    base.addHook('onRequest', async (request) => {
+      const user = request.user;
+      if (!user?.emailVerified || !(await isAdmin(ctx, user))) throw notFound();
+      request.admin = { id: user.id, email: user.email };
+    });
+    await base.register(queueRoutes);
+    await base.register(actionRoutes);
   };
 }
