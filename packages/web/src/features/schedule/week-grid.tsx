@@ -17,15 +17,29 @@ const cellIndex = (day: number, row: number) => day * CELLS_PER_DAY + row;
  */
 export function WeekGrid({ cells, onChange }: WeekGridProps) {
   const [focus, setFocus] = useState({ day: 0, row: 18 });
-  const painting = useRef<{ value: '0' | '1'; cells: string[] } | null>(null);
+  const painting = useRef<{ value: '0' | '1'; cells: string[]; last: number } | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
 
+  /** Paints every cell of the rectangle from the stroke's last cell to this one: a quick drag skips no cell. */
   const paint = useCallback(
     (index: number) => {
       const stroke = painting.current;
-      if (!stroke || stroke.cells[index] === stroke.value) return;
-      stroke.cells[index] = stroke.value;
-      onChange(stroke.cells.join(''));
+      if (!stroke) return;
+      const [d0, d1] = [Math.floor(stroke.last / CELLS_PER_DAY), Math.floor(index / CELLS_PER_DAY)].sort(
+        (a, b) => a - b,
+      );
+      const [r0, r1] = [stroke.last % CELLS_PER_DAY, index % CELLS_PER_DAY].sort((a, b) => a - b);
+      let changed = false;
+      for (let d = d0!; d <= d1!; d++) {
+        for (let r = r0!; r <= r1!; r++) {
+          if (stroke.cells[cellIndex(d, r)] !== stroke.value) {
+            stroke.cells[cellIndex(d, r)] = stroke.value;
+            changed = true;
+          }
+        }
+      }
+      stroke.last = index;
+      if (changed) onChange(stroke.cells.join(''));
     },
     [onChange],
   );
@@ -39,7 +53,7 @@ export function WeekGrid({ cells, onChange }: WeekGridProps) {
     const index = cellFromPoint(e.clientX, e.clientY);
     if (index === null || e.button > 0) return;
     e.preventDefault();
-    painting.current = { value: cells[index] === '1' ? '0' : '1', cells: cells.split('') };
+    painting.current = { value: cells[index] === '1' ? '0' : '1', cells: cells.split(''), last: index };
     setFocus({ day: Math.floor(index / CELLS_PER_DAY), row: index % CELLS_PER_DAY });
     paint(index);
   };
