@@ -30,178 +30,179 @@ declare module 'fastify' {
   }
 }
 
+/** The admin the guard let through (404 for anyone else). */
+const actor = (request: FastifyRequest): Actor => {
+  if (!request.admin) throw notFound();
+  return request.admin;
+};
+
+/** What the admin reads: themselves, the report queue (and resolving a report), feedback, students. */
+const queueRoutes = (admin: AdminService) => async (base: FastifyInstance) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/admin/me',
+    {
+      schema: {
+        summary: 'The signed-in admin (404 for everyone else)',
+        tags,
+        response: { 200: adminMeSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ email: actor(request).email }),
+  );
+
+  app.get(
+    '/api/admin/reports',
+    {
+      schema: {
+        summary: 'The report queue: open reports oldest first, or resolved ones',
+        tags,
+        querystring: reportQueueQuerySchema,
+        response: { 200: reportQueueSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      actor(request);
+      return admin.reports(request.query.status);
+    },
+  );
+
+  app.post(
+    '/api/admin/reports/:id/resolve',
+    {
+      schema: {
+        summary: 'Resolves a report without further action',
+        tags,
+        params: idParams,
+        body: adminActionInputSchema,
+        response: action,
+      },
+    },
+    async (request) => admin.resolveReport(actor(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/admin/feedback',
+    {
+      schema: {
+        summary: 'The feedback inbox, newest first',
+        tags,
+        response: { 200: feedbackInboxSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      actor(request);
+      return admin.feedback();
+    },
+  );
+
+  app.get(
+    '/api/admin/students',
+    {
+      schema: {
+        summary: 'Students whose e-mail or name contains the query, at any college',
+        tags,
+        querystring: studentSearchQuerySchema,
+        response: { 200: studentSearchSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      actor(request);
+      return admin.searchStudents(request.query.q);
+    },
+  );
+};
+
+/** The actions on students, messages and groups, each audited; and the audit log. */
+const actionRoutes = (admin: AdminService) => async (base: FastifyInstance) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/admin/students/:id/disable',
+    {
+      schema: {
+        summary: 'Disables an account: every session and socket ends at once',
+        tags,
+        params: idParams,
+        body: adminActionInputSchema,
+        response: action,
+      },
+    },
+    async (request) => admin.setDisabled(actor(request), request.params.id, true, request.body),
+  );
+
+  app.post(
+    '/api/admin/students/:id/enable',
+    {
+      schema: {
+        summary: 'Enables a disabled account',
+        tags,
+        params: idParams,
+        body: adminActionInputSchema,
+        response: action,
+      },
+    },
+    async (request) => admin.setDisabled(actor(request), request.params.id, false, request.body),
+  );
+
+  app.post(
+    '/api/admin/messages/:id/delete',
+    {
+      schema: {
+        summary: 'Deletes a message of any conversation (reports keep their copy)',
+        tags,
+        params: idParams,
+        body: adminActionInputSchema,
+        response: action,
+      },
+    },
+    async (request) => admin.deleteMessage(actor(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/admin/groups/:groupId/members/:userId/remove',
+    {
+      schema: {
+        summary: 'Removes a student from a group',
+        tags,
+        params: z.object({ groupId: id, userId: id }),
+        body: adminActionInputSchema,
+        response: action,
+      },
+    },
+    async (request) =>
+      admin.removeFromGroup(actor(request), request.params.groupId, request.params.userId, request.body),
+  );
+
+  app.get(
+    '/api/admin/audit',
+    {
+      schema: {
+        summary: 'The audit log, newest first (append-only: no route changes it)',
+        tags,
+        response: { 200: auditLogSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      actor(request);
+      return admin.auditLog();
+    },
+  );
+};
+
 /**
  * The admin area's API (issue 24 point 3), `/api/admin/*`: every route answers 404, exactly like a path that does
  * not exist, to anyone who is not a signed-in admin — before the input is even looked at. Listed in the API docs.
  */
 export function adminRoutes(ctx: AppContext, admin: AdminService) {
-  const actor = (request: FastifyRequest): Actor => {
-    if (!request.admin) throw notFound();
-    return request.admin;
-  };
-
-  /** What the admin reads: themselves, the report queue (and resolving a report), feedback, students. */
-  async function queueRoutes(base: FastifyInstance) {
-    const app = base.withTypeProvider<ZodTypeProvider>();
-
-    app.get(
-      '/api/admin/me',
-      {
-        schema: {
-          summary: 'The signed-in admin (404 for everyone else)',
-          tags,
-          response: { 200: adminMeSchema, ...errorResponses },
-        },
-      },
-      async (request) => ({ email: actor(request).email }),
-    );
-
-    app.get(
-      '/api/admin/reports',
-      {
-        schema: {
-          summary: 'The report queue: open reports oldest first, or resolved ones',
-          tags,
-          querystring: reportQueueQuerySchema,
-          response: { 200: reportQueueSchema, ...errorResponses },
-        },
-      },
-      async (request) => {
-        actor(request);
-        return admin.reports(request.query.status);
-      },
-    );
-
-    app.post(
-      '/api/admin/reports/:id/resolve',
-      {
-        schema: {
-          summary: 'Resolves a report without further action',
-          tags,
-          params: idParams,
-          body: adminActionInputSchema,
-          response: action,
-        },
-      },
-      async (request) => admin.resolveReport(actor(request), request.params.id, request.body),
-    );
-
-    app.get(
-      '/api/admin/feedback',
-      {
-        schema: {
-          summary: 'The feedback inbox, newest first',
-          tags,
-          response: { 200: feedbackInboxSchema, ...errorResponses },
-        },
-      },
-      async (request) => {
-        actor(request);
-        return admin.feedback();
-      },
-    );
-
-    app.get(
-      '/api/admin/students',
-      {
-        schema: {
-          summary: 'Students whose e-mail or name contains the query, at any college',
-          tags,
-          querystring: studentSearchQuerySchema,
-          response: { 200: studentSearchSchema, ...errorResponses },
-        },
-      },
-      async (request) => {
-        actor(request);
-        return admin.searchStudents(request.query.q);
-      },
-    );
-  }
-
-  /** The actions on students, messages and groups, each audited; and the audit log. */
-  async function actionRoutes(base: FastifyInstance) {
-    const app = base.withTypeProvider<ZodTypeProvider>();
-
-    app.post(
-      '/api/admin/students/:id/disable',
-      {
-        schema: {
-          summary: 'Disables an account: every session and socket ends at once',
-          tags,
-          params: idParams,
-          body: adminActionInputSchema,
-          response: action,
-        },
-      },
-      async (request) => admin.setDisabled(actor(request), request.params.id, true, request.body),
-    );
-
-    app.post(
-      '/api/admin/students/:id/enable',
-      {
-        schema: {
-          summary: 'Enables a disabled account',
-          tags,
-          params: idParams,
-          body: adminActionInputSchema,
-          response: action,
-        },
-      },
-      async (request) => admin.setDisabled(actor(request), request.params.id, false, request.body),
-    );
-
-    app.post(
-      '/api/admin/messages/:id/delete',
-      {
-        schema: {
-          summary: 'Deletes a message of any conversation (reports keep their copy)',
-          tags,
-          params: idParams,
-          body: adminActionInputSchema,
-          response: action,
-        },
-      },
-      async (request) => admin.deleteMessage(actor(request), request.params.id, request.body),
-    );
-
-    app.post(
-      '/api/admin/groups/:groupId/members/:userId/remove',
-      {
-        schema: {
-          summary: 'Removes a student from a group',
-          tags,
-          params: z.object({ groupId: id, userId: id }),
-          body: adminActionInputSchema,
-          response: action,
-        },
-      },
-      async (request) =>
-        admin.removeFromGroup(actor(request), request.params.groupId, request.params.userId, request.body),
-    );
-
-    app.get(
-      '/api/admin/audit',
-      {
-        schema: {
-          summary: 'The audit log, newest first (append-only: no route changes it)',
-          tags,
-          response: { 200: auditLogSchema, ...errorResponses },
-        },
-      },
-      async (request) => {
-        actor(request);
-        return admin.auditLog();
-      },
-    );
-  }
-
   return async (base: FastifyInstance) => {
     base.addHook('onRequest', async (request) => {
       const user = request.user;
       if (!user?.emailVerified || !(await isAdmin(ctx, user))) throw notFound();
       request.admin = { id: user.id, email: user.email };
     });
-    await base.register(queueRoutes);
-    await base.register(actionRoutes);
+    await base.register(queueRoutes(admin));
+    await base.register(actionRoutes(admin));
   };
 }

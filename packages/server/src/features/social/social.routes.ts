@@ -25,179 +25,180 @@ const unsubscribeQuery = z.object({ token: z.unknown().describe('The token of th
 const tags = ['social'];
 const ok = { ok: true as const };
 
+/** Match finder and user search. */
+const matchRoutes = (match: MatchService) => async (base: FastifyInstance) => {
+  signedInOnly(base);
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/social/matches',
+    {
+      schema: {
+        summary: 'A page of match suggestions (same college, best first)',
+        tags,
+        querystring: matchQuerySchema,
+        response: { 200: matchPageSchema, ...errorResponses },
+      },
+    },
+    (request) => match.matchPage(studentId(request), request.query),
+  );
+
+  app.get(
+    '/api/social/search',
+    {
+      schema: {
+        summary: 'Finds students of the same college by name',
+        tags,
+        querystring: searchQuerySchema,
+        response: { 200: searchResultSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ users: await match.search(studentId(request), request.query) }),
+  );
+};
+
+/** Friend requests and the notifications page. */
+const requestRoutes = (requests: RequestsService) => async (base: FastifyInstance) => {
+  signedInOnly(base);
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/social/requests',
+    {
+      schema: {
+        summary: 'Sends a friend request (201), or accepts theirs when they had asked first (200)',
+        tags,
+        body: sendRequestSchema,
+        response: { 200: sendRequestResultSchema, 201: sendRequestResultSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { created, ...result } = await requests.send(studentId(request), request.body.toUserId);
+      return reply.status(created ? 201 : 200).send(result);
+    },
+  );
+
+  app.post(
+    '/api/social/requests/:id/accept',
+    {
+      schema: {
+        summary: 'Accepts a friend request addressed to the student',
+        tags,
+        params: idParamSchema,
+        response: { 200: acceptRequestResultSchema, ...errorResponses },
+      },
+    },
+    (request) => requests.accept(studentId(request), request.params.id),
+  );
+
+  app.post(
+    '/api/social/requests/:id/decline',
+    {
+      schema: {
+        summary: 'Declines a friend request addressed to the student',
+        tags,
+        params: idParamSchema,
+        response: { 200: okSchema, ...errorResponses },
+      },
+    },
+    async (request) => (await requests.decline(studentId(request), request.params.id), ok),
+  );
+
+  app.delete(
+    '/api/social/requests/:id',
+    {
+      schema: {
+        summary: 'Takes back a friend request the student sent',
+        tags,
+        params: idParamSchema,
+        response: { 200: okSchema, ...errorResponses },
+      },
+    },
+    async (request) => (await requests.unsend(studentId(request), request.params.id), ok),
+  );
+
+  app.get(
+    '/api/social/notifications',
+    {
+      schema: {
+        summary: 'Pending friend requests addressed to the student',
+        tags,
+        response: { 200: notificationsListSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ requests: await requests.incoming(studentId(request)) }),
+  );
+
+  app.post(
+    '/api/social/notifications/viewed',
+    {
+      schema: {
+        summary: 'Marks the pending requests viewed (clears the badge highlight)',
+        tags,
+        response: { 200: notificationsViewedSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ updated: await requests.markViewed(studentId(request)) }),
+  );
+
+  app.get(
+    '/api/social/notifications/badge',
+    {
+      schema: {
+        summary: 'The notifications badge: pending requests and whether any is unviewed',
+        tags,
+        response: { 200: notificationBadgeSchema, ...errorResponses },
+      },
+    },
+    (request) => requests.badge(studentId(request)),
+  );
+};
+
+/** Friends and a friend's profile summary. */
+const friendRoutes = (friends: FriendsService) => async (base: FastifyInstance) => {
+  signedInOnly(base);
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/social/friends',
+    { schema: { summary: "The student's friends", tags, response: { 200: friendsListSchema, ...errorResponses } } },
+    async (request) => ({ friends: await friends.list(studentId(request)) }),
+  );
+
+  app.delete(
+    '/api/social/friends/:id',
+    {
+      schema: {
+        summary: 'Ends a friendship',
+        tags,
+        params: idParamSchema,
+        response: { 200: okSchema, ...errorResponses },
+      },
+    },
+    async (request) => (await friends.unfriend(studentId(request), request.params.id), ok),
+  );
+
+  app.get(
+    '/api/social/profiles/:id',
+    {
+      schema: {
+        summary: "Another student's profile as a friend or request party may see it (never e-mail or LMS fields)",
+        tags,
+        params: idParamSchema,
+        response: { 200: publicProfileSchema, ...errorResponses },
+      },
+    },
+    (request) => friends.profileSummary(studentId(request), request.params.id),
+  );
+};
+
 /** Match finder, user search, friend requests, notifications and friends (issue 5). */
 export function socialRoutes(services: { requests: RequestsService; friends: FriendsService; match: MatchService }) {
   const { requests, friends, match } = services;
 
-  /** Match finder and user search. */
-  async function matchRoutes(base: FastifyInstance) {
-    signedInOnly(base);
-    const app = base.withTypeProvider<ZodTypeProvider>();
-
-    app.get(
-      '/api/social/matches',
-      {
-        schema: {
-          summary: 'A page of match suggestions (same college, best first)',
-          tags,
-          querystring: matchQuerySchema,
-          response: { 200: matchPageSchema, ...errorResponses },
-        },
-      },
-      (request) => match.matchPage(studentId(request), request.query),
-    );
-
-    app.get(
-      '/api/social/search',
-      {
-        schema: {
-          summary: 'Finds students of the same college by name',
-          tags,
-          querystring: searchQuerySchema,
-          response: { 200: searchResultSchema, ...errorResponses },
-        },
-      },
-      async (request) => ({ users: await match.search(studentId(request), request.query) }),
-    );
-  }
-
-  /** Friend requests and the notifications page. */
-  async function requestRoutes(base: FastifyInstance) {
-    signedInOnly(base);
-    const app = base.withTypeProvider<ZodTypeProvider>();
-
-    app.post(
-      '/api/social/requests',
-      {
-        schema: {
-          summary: 'Sends a friend request (201), or accepts theirs when they had asked first (200)',
-          tags,
-          body: sendRequestSchema,
-          response: { 200: sendRequestResultSchema, 201: sendRequestResultSchema, ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const { created, ...result } = await requests.send(studentId(request), request.body.toUserId);
-        return reply.status(created ? 201 : 200).send(result);
-      },
-    );
-
-    app.post(
-      '/api/social/requests/:id/accept',
-      {
-        schema: {
-          summary: 'Accepts a friend request addressed to the student',
-          tags,
-          params: idParamSchema,
-          response: { 200: acceptRequestResultSchema, ...errorResponses },
-        },
-      },
-      (request) => requests.accept(studentId(request), request.params.id),
-    );
-
-    app.post(
-      '/api/social/requests/:id/decline',
-      {
-        schema: {
-          summary: 'Declines a friend request addressed to the student',
-          tags,
-          params: idParamSchema,
-          response: { 200: okSchema, ...errorResponses },
-        },
-      },
-      async (request) => (await requests.decline(studentId(request), request.params.id), ok),
-    );
-
-    app.delete(
-      '/api/social/requests/:id',
-      {
-        schema: {
-          summary: 'Takes back a friend request the student sent',
-          tags,
-          params: idParamSchema,
-          response: { 200: okSchema, ...errorResponses },
-        },
-      },
-      async (request) => (await requests.unsend(studentId(request), request.params.id), ok),
-    );
-
-    app.get(
-      '/api/social/notifications',
-      {
-        schema: {
-          summary: 'Pending friend requests addressed to the student',
-          tags,
-          response: { 200: notificationsListSchema, ...errorResponses },
-        },
-      },
-      async (request) => ({ requests: await requests.incoming(studentId(request)) }),
-    );
-
-    app.post(
-      '/api/social/notifications/viewed',
-      {
-        schema: {
-          summary: 'Marks the pending requests viewed (clears the badge highlight)',
-          tags,
-          response: { 200: notificationsViewedSchema, ...errorResponses },
-        },
-      },
-      async (request) => ({ updated: await requests.markViewed(studentId(request)) }),
-    );
-
-    app.get(
-      '/api/social/notifications/badge',
-      {
-        schema: {
-          summary: 'The notifications badge: pending requests and whether any is unviewed',
-          tags,
-          response: { 200: notificationBadgeSchema, ...errorResponses },
-        },
-      },
-      (request) => requests.badge(studentId(request)),
-    );
-  }
-
-  /** Friends and a friend's profile summary. */
-  async function friendRoutes(base: FastifyInstance) {
-    signedInOnly(base);
-    const app = base.withTypeProvider<ZodTypeProvider>();
-
-    app.get(
-      '/api/social/friends',
-      { schema: { summary: "The student's friends", tags, response: { 200: friendsListSchema, ...errorResponses } } },
-      async (request) => ({ friends: await friends.list(studentId(request)) }),
-    );
-
-    app.delete(
-      '/api/social/friends/:id',
-      {
-        schema: {
-          summary: 'Ends a friendship',
-          tags,
-          params: idParamSchema,
-          response: { 200: okSchema, ...errorResponses },
-        },
-      },
-      async (request) => (await friends.unfriend(studentId(request), request.params.id), ok),
-    );
-
-    app.get(
-      '/api/social/profiles/:id',
-      {
-        schema: {
-          summary: "Another student's profile as a friend or request party may see it (never e-mail or LMS fields)",
-          tags,
-          params: idParamSchema,
-          response: { 200: publicProfileSchema, ...errorResponses },
-        },
-      },
-      (request) => friends.profileSummary(studentId(request), request.params.id),
-    );
-  }
-
   return async (base: FastifyInstance) => {
-    for (const routes of [matchRoutes, requestRoutes, friendRoutes]) await base.register(routes);
+    for (const routes of [matchRoutes(match), requestRoutes(requests), friendRoutes(friends)])
+      await base.register(routes);
     const app = base.withTypeProvider<ZodTypeProvider>();
 
     /** One-click unsubscribe link of the friend-request e-mail (no sign-in): turns emailNotificationsEnabled off. */
