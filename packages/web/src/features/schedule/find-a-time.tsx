@@ -131,9 +131,7 @@ export function FindATime({ target, slotAction }: FindATimeProps) {
                         <Text size="sm" fw={500}>
                           {slotLabel(s)}
                         </Text>
-                        <Badge variant="light" color={s.freeCount === s.memberCount ? 'teal' : 'yellow'}>
-                          {MSG.findTime.slotFree(s.freeCount, s.memberCount)}
-                        </Badge>
+                        <Badge variant="light">{MSG.findTime.slotFree(s.freeCount, s.memberCount)}</Badge>
                       </Group>
                       {slotAction?.(s)}
                     </Group>

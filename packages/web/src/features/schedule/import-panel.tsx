@@ -141,11 +141,7 @@ export function ImportPanel({ schedule }: { schedule: MySchedule }) {
                   {new Date(b.end).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} · {b.title}
                 </Text>
                 <Group gap={6}>
-                  {b.overridden && (
-                    <Badge color="teal" variant="light">
-                      {MSG.schedule.overridden}
-                    </Badge>
-                  )}
+                  {b.overridden && <Badge variant="light">{MSG.schedule.overridden}</Badge>}
                   <Button
                     size="compact-xs"
                     variant="default"

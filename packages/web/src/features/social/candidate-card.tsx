@@ -46,7 +46,6 @@ export function CandidateCard({
         <Badge
           mt="md"
           variant="light"
-          color="teal"
           radius="sm"
           tt="none"
           leftSection={<CalendarClock size={14} aria-hidden />}
