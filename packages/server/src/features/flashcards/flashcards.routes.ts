@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   cardInputSchema,
   cardSchema,
@@ -201,6 +202,7 @@ export function flashcardsRoutes(
           summary: 'Copies a deck the student can see into their own decks',
           tags,
           params: idParamSchema,
+          body: z.object({}),
           response: { 201: deckSummarySchema, ...errorResponses },
         },
       },
