@@ -1,17 +1,13 @@
-import type * as FsPromises from 'node:fs/promises';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createDiskGuard, DISK_MIN_FREE_BYTES } from './disk-guard.ts';
 
-const answers = vi.hoisted(() => ({ free: 1024 * 1024 * 1024, calls: 0 }));
-vi.mock('node:fs/promises', async (original) => ({
-  ...(await original<typeof FsPromises>()),
-  statfs: async () => {
-    answers.calls += 1;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    return { bavail: answers.free / 4096, bsize: 4096 };
-  },
-}));
-
-const { createDiskGuard, DISK_MIN_FREE_BYTES } = await import('./disk-guard.ts');
+// A stand-in file system (no module mock: server test files share a worker's module cache).
+const answers = { free: 1024 * 1024 * 1024, calls: 0 };
+async function fileSystemOf() {
+  answers.calls += 1;
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return { bavail: answers.free / 4096, bsize: 4096 };
+}
 
 describe('disk guard', () => {
   beforeEach(() => {
@@ -20,7 +16,7 @@ describe('disk guard', () => {
   });
 
   it('lets writes that arrive together share one statfs, and asks again for the next ones', async () => {
-    const guard = createDiskGuard('/data');
+    const guard = createDiskGuard('/data', DISK_MIN_FREE_BYTES, fileSystemOf);
     await Promise.all(Array.from({ length: 50 }, () => guard.assertRoom()));
     expect(answers.calls).toBe(1);
     // Asked afresh once that answer is in: the disk filled meanwhile, so the next write is refused.
