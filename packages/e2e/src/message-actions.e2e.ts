@@ -133,7 +133,8 @@ describe('editing and deleting one’s own messages in Chromium (issue 24 point 
     await ada.keyboard.press('Enter');
     await ada.getByRole('menuitem', { name: MSG.chat.delete }).waitFor();
     const onDelete = () => ada.evaluate((name) => document.activeElement?.textContent === name, MSG.chat.delete);
-    for (let i = 0; i < 3 && !(await onDelete()); i++) await ada.keyboard.press('ArrowDown');
+    // The menu takes the arrows once it has focused its first item: press until Delete has the focus (it wraps).
+    for (let i = 0; i < 8 && !(await onDelete()); i++) await ada.keyboard.press('ArrowDown');
     expect(await onDelete()).toBe(true);
     await ada.keyboard.press('Enter');
     const dialog = ada.getByRole('dialog', { name: MSG.chat.deleteTitle });

@@ -190,6 +190,8 @@ describe('study sessions and the shared focus timer in Chromium (issue 27 points
     await dialog.getByLabel(T.timeLabel).fill('08:00');
     await dialog.getByRole('button', { name: T.create }).click();
     await ada.waitForURL(/\/study-sessions\/[0-9a-f-]{36}$/);
+    // The form's dialog (with its own "Online" switch) is gone before the session page is read.
+    await dialog.waitFor({ state: 'hidden' });
     await ada.getByText(T.online, { exact: true }).waitFor();
   });
 });
