@@ -30,6 +30,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   message_reactions: 'features/chat',
   groups: 'features/groups',
   group_members: 'features/groups',
+  group_invitations: 'features/groups',
   coursework_cache: 'features/lms',
   lms_refresh_counts: 'features/lms',
   lms_connections: 'features/lms',

@@ -28,3 +28,26 @@ export const groupMembers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
 );
+
+/**
+ * Invitations to a group for classmates who are not friends ("Find a study group", issue 27 part 5): nobody is
+ * added before they accept; a declined or accepted invitation is deleted.
+ */
+export const groupInvitations = pgTable(
+  'group_invitations',
+  {
+    groupId: text('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: text('invited_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The course as the inviter's profile names it. */
+    course: text('course').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_invitations_user_idx').on(t.userId)],
+);
