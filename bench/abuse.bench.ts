@@ -8,11 +8,12 @@
 //   ABUSE_OUT=/work/notes/abuse-after.txt                # also write the table to a file
 //   ABUSE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" # node flags for the server (profile a case)
 // Targets: slowest health probe < 250 ms and RSS growth < 300 MB in every case; pathological texts answer < 1 s.
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadLimits } from '../packages/server/src/config.ts';
+import { copyTree } from '../packages/server/src/test/copy-tree.ts';
 import { CASES, warmUpDocument, type AbuseCase, type CaseOutcome } from './abuse/cases.ts';
 import { buildFixture, uploadDocument, victimState, waitForDocument, type Fixture } from './abuse/fixture.ts';
 import { call } from './abuse/http.ts';
@@ -64,7 +65,7 @@ async function readState(base: string, fx: Fixture, timeoutMs: number) {
 async function runCase(c: AbuseCase, template: string, fx: Fixture): Promise<Row> {
   await c.prepare?.();
   const dir = await mkdtemp(path.join(tmpdir(), 'sb-abuse-case-'));
-  await cp(template, dir, { recursive: true });
+  await copyTree(template, dir);
   await rm(path.join(dir, 'server.log'), { force: true });
   const server = await startServer(root, dir);
   try {

@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { copyTree } from '../../server/src/test/copy-tree.ts';
 import { SERVER_COMMAND } from './server-command.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -71,7 +72,7 @@ export async function startServer(env: Record<string, string> = {}, users: SeedU
   };
   // The embedded database starts as a copy of global-setup.ts's migrated one (initdb takes seconds each time).
   const dbDir = path.join(dataDir, 'db');
-  if (!fullEnv.DATABASE_URL && !existsSync(dbDir)) await cp(inject('pgliteTemplateDir'), dbDir, { recursive: true });
+  if (!fullEnv.DATABASE_URL && !existsSync(dbDir)) await copyTree(inject('pgliteTemplateDir'), dbDir);
   let userIds: Record<string, string> = {};
   if (users.length) {
     const seeded = spawnSync(process.execPath, [...SERVER_COMMAND.seed, JSON.stringify(users)], {

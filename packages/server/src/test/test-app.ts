@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
+import { copyTree } from './copy-tree.ts';
 import { makePostgres, dropPostgres } from './postgres-databases.ts';
 
 /**
@@ -25,7 +26,7 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
 export async function copyMigratedDatabase(dataDir: string): Promise<void> {
   const template = inject('pgliteTemplateDir');
   const dbDir = path.join(dataDir, 'db');
-  if (template && !existsSync(dbDir)) await cp(template, dbDir, { recursive: true });
+  if (template && !existsSync(dbDir)) await copyTree(template, dbDir);
 }
 
 export interface TestApp {
