@@ -30,7 +30,7 @@ export const realtimeEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('group.changed'),
     groupId: z.string(),
-    change: z.enum(['created', 'members', 'joined', 'left', 'deleted']),
+    change: z.enum(['created', 'members', 'joined', 'left', 'deleted', 'invited']),
   }),
   z.object({ type: z.literal('profile.changed'), userId: z.string() }),
   z.object({ type: z.literal('document.changed'), documentId: z.string(), courseId: z.string().optional() }),

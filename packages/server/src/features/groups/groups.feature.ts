@@ -4,6 +4,8 @@ import { leaveAllGroups } from './account-data.service.ts';
 import { groupConversationRule } from './group-conversations.ts';
 import { groupsRoutes } from './groups.routes.ts';
 import { leaveHotGroupsWithoutCourse } from './groups.service.ts';
+import { studyGroupsRoutes } from './study-groups.routes.ts';
+import { createStudyGroupsService } from './study-groups.service.ts';
 
 /**
  * Groups and hot groups; their conversations' access rule is given to the chat feature, and a course change
@@ -19,5 +21,11 @@ export function groupsFeature(ctx: AppContext) {
   });
   // A deleted account leaves its groups; groups nobody is left in go.
   registerAccountCleanup(ctx, (userId) => leaveAllGroups(ctx, userId));
-  return groupsRoutes(ctx);
+  const routes = groupsRoutes(ctx);
+  // "Find a study group" (issue 27 part 5): classmates by free time, invited to a new group.
+  const studyGroups = studyGroupsRoutes(createStudyGroupsService(ctx), ctx.config.rateLimits);
+  return async (app: Parameters<typeof routes>[0]) => {
+    await routes(app);
+    await app.register(studyGroups);
+  };
 }

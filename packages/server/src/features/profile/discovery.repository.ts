@@ -255,3 +255,55 @@ export async function searchUsers(db: Db, v: RankingViewer, q: string, limit: nu
   );
   return withDetails(db, v, ranked);
 }
+
+/** Who may be proposed or invited to a study group of one course: the viewer's college, the course, left-outs. */
+export interface ClassmatesQuery {
+  viewer: Viewer;
+  /** The course's key (profile_courses.course_key). */
+  courseKey: string;
+  /** Never proposed (blocked either way). */
+  excludeIds: string[];
+  /** Shared free time with the viewer for a row's user id (the schedule's SQL); absent: newest first. */
+  freeTime?: (userIdColumn: SQL) => SQL;
+}
+
+const classmateWhere = (q: ClassmatesQuery) =>
+  sql`pc.course_key = ${q.courseKey} AND ${eligible({ ...q.viewer, courseKeys: [], excludeIds: q.excludeIds })}`;
+
+/**
+ * "Find a study group" (issue 27 part 5): complete profiles of the viewer's college holding the course, most
+ * free time in common first (then newest), at most `limit`. Ids only: whose cells are free is never read here.
+ */
+export async function findClassmates(db: Db, q: ClassmatesQuery, limit: number): Promise<string[]> {
+  const free = q.freeTime ? q.freeTime(sql`p.user_id`) : sql`0`;
+  const found = await rows<{ uid: string }>(
+    db,
+    sql`SELECT p.user_id AS uid FROM profile_courses pc JOIN profiles p ON p.user_id = pc.user_id
+      WHERE ${classmateWhere(q)}
+      ORDER BY ${free} DESC, p.created_at DESC, p.user_id COLLATE "C" DESC LIMIT ${limit}`,
+  );
+  return found.map((r) => r.uid);
+}
+
+/** Of `ids`, those the viewer may invite to a study group of the course (the same rule as `findClassmates`). */
+export async function classmatesAmong(db: Db, q: ClassmatesQuery, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const found = await rows<{ uid: string }>(
+    db,
+    sql`SELECT p.user_id AS uid FROM profile_courses pc JOIN profiles p ON p.user_id = pc.user_id
+      WHERE ${classmateWhere(q)} AND p.user_id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+  );
+  return new Set(found.map((r) => r.uid));
+}
+
+/** The viewer's own course of that key, as their profile names it; null when they do not take it. */
+export async function ownCourseName(db: Db, userId: string, courseKey: string): Promise<string | null> {
+  const [row] = await rows<{ name: string }>(
+    db,
+    sql`SELECT name FROM profile_courses WHERE user_id = ${userId} AND course_key = ${courseKey}`,
+  );
+  return row?.name ?? null;
+}

@@ -5,12 +5,12 @@ import { withTransaction } from '../../db/transaction.ts';
 import { newAvatarPath } from '../avatars/avatars.service.ts';
 import * as discovery from './discovery.repository.ts';
 import { collegesByDomain } from './profile-colleges.repository.ts';
-import { replaceProfileCourses } from './profile-courses.repository.ts';
+import { courseKey, replaceProfileCourses } from './profile-courses.repository.ts';
 import * as moderation from './profile-moderation.repository.ts';
 import * as repo from './profile.repository.ts';
 import { toOwnProfile } from './profile.service.ts';
 
-export type { CandidateRow, RankPosition, RankingViewer, Viewer } from './discovery.repository.ts';
+export type { CandidateRow, ClassmatesQuery, RankPosition, RankingViewer, Viewer } from './discovery.repository.ts';
 export type { PublicProfileRow } from './profile.repository.ts';
 export type { CollegeDomain } from './profile-colleges.repository.ts';
 
@@ -147,5 +147,10 @@ export const profiles = {
     courseKeys: discovery.courseKeysOf,
     matches: discovery.findMatches,
     search: discovery.searchUsers,
+    /** "Find a study group" (issue 27 part 5): classmates of one course, and whether ids are such classmates. */
+    classmates: discovery.findClassmates,
+    classmatesAmong: discovery.classmatesAmong,
+    ownCourseName: discovery.ownCourseName,
+    courseKey,
   },
 };

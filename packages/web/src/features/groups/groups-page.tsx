@@ -12,6 +12,7 @@ import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { useSession } from '../auth/index.ts';
 import { CreateGroupModal } from './create-group-modal.tsx';
 import { GroupChat } from './group-chat.tsx';
+import { GroupInvitations } from './group-invitations.tsx';
 import { GroupList } from './group-list.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
@@ -81,6 +82,7 @@ export default function GroupsPage() {
               ]}
               mb="sm"
             />
+            {kind === 'group' && <GroupInvitations onJoined={(id) => show({ tab: 'group', group: id })} />}
             {kind === 'group' && (
               <Button
                 leftSection={<Plus size={16} aria-hidden />}

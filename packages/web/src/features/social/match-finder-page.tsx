@@ -6,6 +6,8 @@ import { Search, Sparkles } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import { MATCH_PAGE_DEFAULT, type MatchCandidate } from '@studybuddy/shared/social';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
+import { useSession } from '../auth/index.ts';
+import { StudyGroupFinder } from '../groups/index.ts';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { CandidateCard } from './candidate-card.tsx';
 import { socialApi, socialKeys } from './social-api.ts';
@@ -28,6 +30,8 @@ export default function MatchFinderPage() {
   const [searchOpen, setSearchOpen] = useState(false);
   const actions = useRequestActions();
   const client = useQueryClient();
+  const session = useSession();
+  const courses = session.data?.profile?.courses.map((c) => c.name) ?? [];
 
   // ?student=<id>&name=<name> (the search box): that student's card, found by their name as the user search would.
   const [params, setParams] = useSearchParams();
@@ -107,6 +111,7 @@ export default function MatchFinderPage() {
           </Paper>
         )}
       </LoadingWrapper>
+      <StudyGroupFinder courses={courses} />
       <UserSearch
         opened={searchOpen}
         onClose={() => setSearchOpen(false)}
