@@ -1,12 +1,16 @@
-import { customType, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { customType, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './auth.ts';
 
-/** 336 bits, one per half hour of a week (PostgreSQL bit(336)): the matching signal is bit_count(a & b). */
-const weekBits = customType<{ data: string; driverData: string }>({ dataType: () => 'bit(336)' });
+/**
+ * 1008 bits, one per half hour of three UTC weeks (PostgreSQL bit(1008)): the matching signal is bit_count(a & b)
+ * over Find a time's two-week window.
+ */
+const rankBits = customType<{ data: string; driverData: string }>({ dataType: () => 'bit(1008)' });
 
 /**
- * A student's painted week (issue 27 part 1): 336 cells ('1' free) in their IANA zone, and the same week as free
- * half hours of a UTC week (painted less imported busy times, recomputed on every change and re-read) for ranking.
+ * A student's painted week (issue 27 part 1): 336 cells ('1' free) in their IANA zone, and its free half hours of
+ * three UTC weeks from `utc_from` (painted less imported busy times, recomputed on every change, re-read and daily) for
+ * ranking.
  */
 export const scheduleWeeks = pgTable(
   'schedule_weeks',
@@ -16,7 +20,9 @@ export const scheduleWeeks = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     timeZone: text('time_zone').notNull(),
     cells: text('cells').notNull(),
-    utcFree: weekBits('utc_free').notNull(),
+    utcFree: rankBits('utc_free').notNull(),
+    /** The UTC Monday `utc_free` starts at (the week it was computed in; the daily refresh moves it on). */
+    utcFrom: date('utc_from', { mode: 'string' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('schedule_weeks_updated_idx').on(t.updatedAt)],

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bestSlots, overlapCounts } from './overlap.ts';
 import { CELL_MS, freeCells, nextUtcMonday } from './time-cells.ts';
-import { longestShared, utcWeekBits } from './utc-week.ts';
+import { alignBits, longestShared, RANK_CELLS, rankBits, thisUtcMonday, windowOnly } from './utc-week.ts';
 
 const ZONES = [
   'Europe/Berlin',
@@ -123,13 +123,34 @@ describe('best slots', () => {
   it('tells the longest shared block in the viewer zone ("Tue 14:00–16:00")', () => {
     const monday = nextUtcMonday(Date.UTC(2026, 5, 3));
     const tueTwoToFour = week((c) => c >= 48 + 28 && c < 48 + 32);
-    const mine = utcWeekBits(tueTwoToFour, 'Europe/Berlin', monday, []);
-    const theirs = utcWeekBits('1'.repeat(336), 'America/New_York', monday, []);
+    const mine = rankBits(tueTwoToFour, 'Europe/Berlin', monday, []);
+    const theirs = rankBits('1'.repeat(336), 'America/New_York', monday, []);
     expect(longestShared(mine, theirs, 'Europe/Berlin', monday)).toEqual({
       day: 1,
       startMinute: 14 * 60,
       endMinute: 16 * 60,
-      cells: 4,
+      cells: 12,
     });
+  });
+
+  it("ranks over Find a time's window: the next two weeks from the next half hour, busy times included", () => {
+    // Wednesday 2026-06-03 10:10 UTC: the window runs to Wednesday 2026-06-17 10:30.
+    const now = Date.UTC(2026, 5, 3, 10, 10);
+    const monday = thisUtcMonday(now);
+    expect(new Date(monday).toISOString()).toBe('2026-06-01T00:00:00.000Z');
+    const tueTwoToFour = week((c) => c >= 48 + 28 && c < 48 + 32);
+    // This week's Tuesday is past; next Tuesday is busy (an imported lecture); the one after (16 June) is in the window.
+    const nextTuesday = { startMs: Date.UTC(2026, 5, 9, 12), endMs: Date.UTC(2026, 5, 9, 16) };
+    const mine = rankBits(tueTwoToFour, 'UTC', monday, [nextTuesday]);
+    expect(mine).toHaveLength(RANK_CELLS);
+    const window = windowOnly(mine, monday, now);
+    expect(window.indexOf('1')).toBe(15 * 48 + 28);
+    expect(window.split('').filter((c) => c === '1')).toHaveLength(4);
+    const other = rankBits(tueTwoToFour, 'UTC', monday, []);
+    expect(longestShared(window, other, 'UTC', monday)).toEqual({ day: 1, startMinute: 840, endMinute: 960, cells: 4 });
+    // A week later, bits computed this week are moved on by a week until the daily refresh.
+    const later = alignBits(mine, monday, monday + 7 * 86_400_000);
+    expect(later.slice(0, 336)).toBe(mine.slice(336, 672));
+    expect(later.slice(672)).toBe('0'.repeat(336));
   });
 });

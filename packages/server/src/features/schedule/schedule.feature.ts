@@ -2,9 +2,10 @@ import type { AppContext } from '../../platform/context.ts';
 import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
 import { createScheduleImports } from './schedule-import.ts';
 import { scheduleRoutes } from './schedule.routes.ts';
-import { freeTimeTiebreak } from './schedule.service.ts';
+import { freeTimeTiebreak, refreshStaleRankings } from './schedule.service.ts';
 
 const REREAD = 'schedule.reread';
+const RANK_REFRESH = 'schedule.rank-refresh';
 const DAY_MS = 86_400_000;
 
 export interface ScheduleOptions {
@@ -29,9 +30,25 @@ export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) 
       if (await imports.reread(userId)) await scheduleReread(userId);
     },
   });
+  // Daily: the ranking bits computed in an earlier week are computed again from this week's Monday.
+  const scheduleRankRefresh = async (runAt: Date) => {
+    const dedupeKey = `${RANK_REFRESH}:${Math.floor(runAt.getTime() / DAY_MS)}`;
+    await queue.enqueue(RANK_REFRESH, {}, { dedupeKey, runAt });
+  };
+  queue.define<Record<string, never>>({
+    kind: RANK_REFRESH,
+    maxAttempts: 3,
+    async handler() {
+      await refreshStaleRankings(ctx);
+      await scheduleRankRefresh(new Date((Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS + 5 * 60_000));
+    },
+  });
   const routes = scheduleRoutes(ctx, imports);
   return async (app: Parameters<typeof routes>[0]) => {
-    app.addHook('onReady', () => queue.start());
+    app.addHook('onReady', async () => {
+      await queue.start();
+      await scheduleRankRefresh(new Date());
+    });
     app.addHook('preClose', () => queue.stop());
     await routes(app);
   };

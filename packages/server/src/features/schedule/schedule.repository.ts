@@ -17,19 +17,35 @@ export async function weeksOf(db: Db, userIds: readonly string[]): Promise<WeekR
     .where(inArray(scheduleWeeks.userId, [...userIds]));
 }
 
-export async function saveWeek(db: Db, row: WeekRow & { utcFree: string }): Promise<void> {
+/** The ranking's bits and the Monday they start at ('YYYY-MM-DD'). */
+export interface RankRow {
+  utcFree: string;
+  utcFrom: string;
+}
+
+export async function saveWeek(db: Db, row: WeekRow & RankRow): Promise<void> {
   const now = new Date();
   await db
     .insert(scheduleWeeks)
     .values({ ...row, updatedAt: now })
     .onConflictDoUpdate({
       target: scheduleWeeks.userId,
-      set: { timeZone: row.timeZone, cells: row.cells, utcFree: row.utcFree, updatedAt: now },
+      set: { timeZone: row.timeZone, cells: row.cells, utcFree: row.utcFree, utcFrom: row.utcFrom, updatedAt: now },
     });
 }
 
-export async function setUtcFree(db: Db, userId: string, utcFree: string): Promise<void> {
-  await db.update(scheduleWeeks).set({ utcFree }).where(eq(scheduleWeeks.userId, userId));
+export async function setUtcFree(db: Db, userId: string, rank: RankRow): Promise<void> {
+  await db.update(scheduleWeeks).set(rank).where(eq(scheduleWeeks.userId, userId));
+}
+
+/** Students whose ranking bits start before the Monday `monday` (the daily refresh's next batch). */
+export async function staleRankUsers(db: Db, monday: string, limit: number): Promise<string[]> {
+  const found = await db
+    .select({ userId: scheduleWeeks.userId })
+    .from(scheduleWeeks)
+    .where(lt(scheduleWeeks.utcFrom, monday))
+    .limit(limit);
+  return found.map((r) => r.userId);
 }
 
 export interface BusyRow {
@@ -150,30 +166,38 @@ export async function urlImportUsers(db: Db): Promise<string[]> {
   return found.map((r) => r.userId);
 }
 
-/**
- * Shared free half hours of a UTC week between the student and the row's user (`userIdColumn`): the scalar the
- * match ranking embeds; 0 when either has no week.
- */
-export const freeOverlapSql = (viewerId: string, userIdColumn: SQL): SQL =>
-  sql`COALESCE((SELECT bit_count(a.utc_free & b.utc_free)::int FROM schedule_weeks a, schedule_weeks b
-    WHERE a.user_id = ${viewerId} AND b.user_id = ${userIdColumn}), 0)`;
+/** A row's bits (`sw`) moved to start at the Monday `monday` (whole weeks; what is past drops out). */
+const alignedSql = (monday: string) =>
+  sql`(CASE WHEN sw.utc_from >= ${monday}::date THEN sw.utc_free
+    ELSE sw.utc_free << (336 * ((${monday}::date - sw.utc_from) / 7)) END)`;
 
-/** The UTC weeks of the viewer and others (free-together labels, study group suggestions). */
-export async function utcWeeksOf(db: Db, userIds: readonly string[]): Promise<{ userId: string; utcFree: string }[]> {
+/**
+ * Shared free half hours between the student and the row's user (`userIdColumn`) over the three weeks from the Monday
+ * `monday`: a scalar other features may embed; 0 when either has no week.
+ */
+export const freeOverlapSql = (viewerId: string, userIdColumn: SQL, monday: string): SQL =>
+  sql`COALESCE((SELECT bit_count(${alignedSql(monday)} & (SELECT ${alignedSql(monday)} FROM schedule_weeks sw
+      WHERE sw.user_id = ${viewerId}))::int FROM schedule_weeks sw WHERE sw.user_id = ${userIdColumn}), 0)`;
+
+/** The ranking bits of the viewer and others (free-together labels, study group suggestions). */
+export async function utcWeeksOf(db: Db, userIds: readonly string[]): Promise<({ userId: string } & RankRow)[]> {
   if (!userIds.length) return [];
   return db
-    .select({ userId: scheduleWeeks.userId, utcFree: scheduleWeeks.utcFree })
+    .select({ userId: scheduleWeeks.userId, utcFree: scheduleWeeks.utcFree, utcFrom: scheduleWeeks.utcFrom })
     .from(scheduleWeeks)
     .where(inArray(scheduleWeeks.userId, [...userIds]));
 }
 
-/** The viewer's UTC week as bits ('0'/'1'), or null without a week. */
-export async function utcWeekOf(db: Db, userId: string): Promise<string | null> {
+/** The viewer's ranking bits, or null without a week. */
+export async function utcWeekOf(db: Db, userId: string): Promise<RankRow | null> {
   const [row] = await utcWeeksOf(db, [userId]);
-  return row?.utcFree ?? null;
+  return row ?? null;
 }
 
-/** Shared free half hours of a row's user (`userIdColumn`) with the given week bits; 0 without a week. */
-export const freeWithBitsSql = (bits: string, userIdColumn: SQL): SQL =>
-  sql`COALESCE((SELECT bit_count(sw.utc_free & ${bits}::bit(336))::int FROM schedule_weeks sw
+/**
+ * Shared free half hours of a row's user (`userIdColumn`) with the given bits (the viewer's, from the Monday
+ * `monday`, already cut to the window); 0 without a week.
+ */
+export const freeWithBitsSql = (bits: string, monday: string, userIdColumn: SQL): SQL =>
+  sql`COALESCE((SELECT bit_count(${alignedSql(monday)} & ${bits}::bit(1008))::int FROM schedule_weeks sw
     WHERE sw.user_id = ${userIdColumn}), 0)`;

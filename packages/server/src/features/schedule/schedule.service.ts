@@ -9,7 +9,7 @@
  * - `findATimeForGroup(ctx, viewerId, groupId, query)` / `findATimeWithFriend(ctx, viewerId, friendId, query)` →
  *   `FindATimeResult` (@studybuddy/shared/schedule), with the membership / friendship checks; the routes
  *   `GET /api/groups/:groupId/find-a-time` and `GET /api/friends/:friendId/find-a-time` answer them.
- * - `scheduleSql.freeOverlap(viewerId, userIdColumn)`: the scalar the match ranking embeds;
+ * - `scheduleSql.freeOverlap(viewerId, userIdColumn, monday)`: free half hours in common, as an embeddable scalar;
  *   `freeTogether(ctx, viewerId, otherIds)`: the "free together: Tue 14:00–16:00" block of each other student.
  */
 import type { SQL } from 'drizzle-orm';
@@ -30,8 +30,8 @@ import { cachedCoursework } from '../lms/coursework.service.ts';
 import { friendships } from '../social/friendships.service.ts';
 import { bestSlots, overlapCounts, type Slot } from './overlap.ts';
 import * as repo from './schedule.repository.ts';
-import { CELL_MS, freeCells, nextCellStart, nextUtcMonday, type Interval } from './time-cells.ts';
-import { longestShared, utcWeekBits } from './utc-week.ts';
+import { CELL_MS, freeCells, nextCellStart, type Interval } from './time-cells.ts';
+import { alignBits, longestShared, RANK_CELLS, rankBits, thisUtcMonday, windowOnly } from './utc-week.ts';
 
 const EMPTY_WEEK = '0'.repeat(SCHEDULE_LIMITS.cellsPerWeek);
 const HOUR_MS = 3_600_000;
@@ -172,17 +172,32 @@ export async function findATimeWithFriend(
   return toResult(overlap, false);
 }
 
-/** Recomputes the student's UTC week (the matching signal) from their week and next week's busy times. */
+/** Recomputes the student's ranking bits (the matching signal) from their week and busy times. */
 export async function refreshUtcWeek(ctx: AppContext, userId: string, now = new Date()): Promise<void> {
   const [week] = await repo.weeksOf(ctx.db, [userId]);
   if (!week) return;
   await repo.setUtcFree(ctx.db, userId, await utcFreeOf(ctx, week, now));
 }
 
-async function utcFreeOf(ctx: AppContext, week: repo.WeekRow, now: Date): Promise<string> {
-  const monday = nextUtcMonday(now.getTime());
-  const busy = await busyIntervals(ctx, [week.userId], new Date(monday), new Date(monday + 7 * 86_400_000));
-  return utcWeekBits(week.cells, week.timeZone, monday, busy.get(week.userId) ?? []);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Three UTC weeks of free half hours from this week's Monday: Find a time's window from any moment of the week. */
+async function utcFreeOf(ctx: AppContext, week: repo.WeekRow, now: Date): Promise<repo.RankRow> {
+  const monday = thisUtcMonday(now.getTime());
+  const busy = await busyIntervals(ctx, [week.userId], new Date(monday), new Date(monday + RANK_CELLS * CELL_MS));
+  return { utcFree: rankBits(week.cells, week.timeZone, monday, busy.get(week.userId) ?? []), utcFrom: isoDay(monday) };
+}
+
+/** The daily refresh: recomputes the ranking bits that start before this week's Monday; how many it did. */
+export async function refreshStaleRankings(ctx: AppContext, now = new Date(), batch = 200): Promise<number> {
+  const monday = isoDay(thisUtcMonday(now.getTime()));
+  let done = 0;
+  for (;;) {
+    const ids = await repo.staleRankUsers(ctx.db, monday, batch);
+    for (const id of ids) await refreshUtcWeek(ctx, id, now);
+    done += ids.length;
+    if (ids.length < batch) return done;
+  }
 }
 
 /** The student's own schedule: week, import state and busy blocks of the next two weeks (with titles: theirs). */
@@ -219,7 +234,7 @@ export async function mySchedule(ctx: AppContext, userId: string, now = new Date
 
 export async function saveWeek(ctx: AppContext, userId: string, input: SaveWeekInput, now = new Date()) {
   const row = { userId, timeZone: input.timeZone, cells: input.cells };
-  await repo.saveWeek(ctx.db, { ...row, utcFree: await utcFreeOf(ctx, row, now) });
+  await repo.saveWeek(ctx.db, { ...row, ...(await utcFreeOf(ctx, row, now)) });
   return mySchedule(ctx, userId, now);
 }
 
@@ -236,39 +251,55 @@ export async function setOverride(ctx: AppContext, userId: string, key: string, 
   return mySchedule(ctx, userId, now);
 }
 
-/** For each other student with a week: the longest block both are free in the viewer's zone, or null. */
+/** The viewer's bits for ranking at `now`: aligned to this week's Monday and cut to Find a time's window. */
+async function viewerWindow(ctx: AppContext, viewerId: string, now: Date) {
+  const monday = thisUtcMonday(now.getTime());
+  const row = await repo.utcWeekOf(ctx.db, viewerId);
+  if (!row) return null;
+  const bits = windowOnly(alignBits(row.utcFree, Date.parse(row.utcFrom), monday), monday, now.getTime());
+  return { bits, monday };
+}
+
+/**
+ * For each other student with a week: the longest block both are free within Find a time's window (the next two
+ * weeks), told in the viewer's zone, or null.
+ */
 export async function freeTogether(
   ctx: AppContext,
   viewerId: string,
   otherIds: readonly string[],
+  now = new Date(),
 ): Promise<Map<string, FreeTogether | null>> {
   const out = new Map<string, FreeTogether | null>();
-  const weeks = await repo.utcWeeksOf(ctx.db, [viewerId, ...otherIds]);
-  const mine = weeks.find((w) => w.userId === viewerId);
-  if (!mine) return out;
-  const [viewerWeek] = await repo.weeksOf(ctx.db, [viewerId]);
+  const mine = await viewerWindow(ctx, viewerId, now);
+  if (!mine || !otherIds.length) return out;
+  const [weeks, [viewerWeek]] = await Promise.all([
+    repo.utcWeeksOf(ctx.db, otherIds),
+    repo.weeksOf(ctx.db, [viewerId]),
+  ]);
   const tz = viewerWeek?.timeZone ?? 'UTC';
-  const monday = nextUtcMonday(Date.now());
   for (const w of weeks) {
     if (w.userId === viewerId) continue;
-    out.set(w.userId, longestShared(mine.utcFree, w.utcFree, tz, monday));
+    const theirs = alignBits(w.utcFree, Date.parse(w.utcFrom), mine.monday);
+    out.set(w.userId, longestShared(mine.bits, theirs, tz, mine.monday));
   }
   return out;
 }
 
-/** SQL other features embed in one-statement queries (the match ranking's free-time tiebreak). */
+/** SQL other features embed in one-statement queries (free half hours in common over three weeks from a Monday). */
 export const scheduleSql = { freeOverlap: repo.freeOverlapSql };
 
 /**
- * The match finder's free-time signal (registered on ctx.registry.matchTiebreaks): shared free half hours of the
- * usual week, as SQL over the viewer's bits (null when the viewer has no free time entered).
+ * The match finder's free-time signal (registered on ctx.registry.matchTiebreaks): shared free half hours in Find a
+ * time's window (the next two weeks), as SQL over the viewer's bits (null when the viewer has no free time there).
  */
 export function freeTimeTiebreak(ctx: AppContext) {
   return {
     async sqlFor(viewerId: string) {
-      const bits = await repo.utcWeekOf(ctx.db, viewerId);
-      if (!bits?.includes('1')) return null;
-      return (userIdColumn: SQL) => repo.freeWithBitsSql(bits, userIdColumn);
+      const mine = await viewerWindow(ctx, viewerId, new Date());
+      if (!mine?.bits.includes('1')) return null;
+      const monday = isoDay(mine.monday);
+      return (userIdColumn: SQL) => repo.freeWithBitsSql(mine.bits, monday, userIdColumn);
     },
     details: (viewerId: string, candidateIds: string[]) => freeTogether(ctx, viewerId, candidateIds),
   };
