@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { ChatMessage } from '@studybuddy/shared/chat';
+import type { PushPayload } from '@studybuddy/shared/push-api';
 import type { FreeTogether } from '@studybuddy/shared/schedule';
 import type { Db } from '../db/connect.ts';
 import type { SessionUser } from './session.ts';
@@ -39,7 +40,35 @@ export interface Registry {
   matchTiebreaks: MatchTiebreak[];
   /** Events other features add to a student's calendar feed (study sessions), run by the calendar feature. */
   calendarSources: CalendarSource[];
+  /**
+   * Web Push notices other features send (the push feature's service puts itself here as it starts; until then, and
+   * in an app without it, notices go nowhere). Read it when sending, not when a feature is built.
+   */
+  push: PushNotices;
 }
+
+/** The push feature's notices to students with no visible tab (issue 17); each returns at once. */
+export interface PushNotices {
+  /** A friend request from `from` to `toUserId`. */
+  friendRequest(from: { id: string; name: string }, toUserId: string, requestId: string): void;
+  /** `by` accepted the request `toUserId` sent. */
+  requestAccepted(by: { id: string; name: string }, toUserId: string): void;
+  /** A reminder under the messages setting, only while none of their tabs is visible. */
+  reminder(userIds: readonly string[], payload: PushPayload): void;
+  /** A study session's notice under the messages setting (and a group's mute), visible tab or not. */
+  studySession(userIds: readonly string[], payload: PushPayload, groupId?: string): void;
+  /** Resolves once every notice asked for so far has been sent or given up (tests wait on it). */
+  idle(): Promise<void>;
+}
+
+/** Notices going nowhere: the registry's push before the push feature starts. */
+export const noPushNotices: PushNotices = {
+  friendRequest: () => {},
+  requestAccepted: () => {},
+  reminder: () => {},
+  studySession: () => {},
+  idle: () => Promise.resolve(),
+};
 
 /**
  * One event of a student's calendar feed. `uid` stays the same through changes; `sequence` goes up with each, and a
@@ -171,5 +200,6 @@ export function createRegistry(): Registry {
     courseListeners: [],
     matchTiebreaks: [],
     calendarSources: [],
+    push: noPushNotices,
   };
 }

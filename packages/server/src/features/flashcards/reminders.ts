@@ -1,7 +1,6 @@
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import type { AppContext } from '../../platform/context.ts';
-import { notifyReminder } from '../push/push.service.ts';
 import { claimReminders, noGroups } from './flashcards.repository.ts';
 
 /** Students reminded per run at most (the next run, a few minutes on, takes the rest). */
@@ -17,7 +16,7 @@ export async function sendReminders(ctx: AppContext, now: Date): Promise<{ userI
   const today = now.toISOString().slice(0, 10);
   const claimed = await claimReminders(ctx.db, today, now, (userId) => rule?.sql.idsOf(userId) ?? noGroups(), BATCH);
   for (const { userId, due } of claimed) {
-    notifyReminder(ctx, [userId], {
+    ctx.registry.push.reminder([userId], {
       title: MSG.flashcards.reminderTitle,
       body: MSG.flashcards.reminderBody(due),
       url: ROUTES.flashcards,

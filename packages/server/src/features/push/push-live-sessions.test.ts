@@ -5,7 +5,6 @@ import { sessions, users } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
 import { befriend, chatRef, friends, post } from '../chat/chat.test-kit.ts';
-import { pushIdle } from './push.service.ts';
 import { browserKeys, decryptPush, startPushService, type BrowserKeys, type TestPushService } from './push.test-kit.ts';
 
 /** Issue 23 point 4: a notice goes only to browsers whose session is live, of a student who is not disabled. */
@@ -37,7 +36,7 @@ describe('push reaches live sessions of enabled students only', () => {
   }
 
   async function bodiesAt(device: { keys: BrowserKeys; path: string }): Promise<string[]> {
-    await pushIdle(t.app.ctx);
+    await t.app.ctx.registry.push.idle();
     return service.received
       .filter((r) => r.path === device.path)
       .map((r) => (JSON.parse(decryptPush(r.body, device.keys)) as PushPayload).body);

@@ -9,16 +9,15 @@ import {
 } from '@studybuddy/shared/push';
 import { PUSH_API } from '@studybuddy/shared/push-api';
 import { pushKeySchema, pushOkSchema, pushSettingsViewSchema } from '@studybuddy/shared/push-responses';
-import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
-import { muteGroup, saveSettings, settingsView, startPush, subscribe, unsubscribe } from './push.service.ts';
+import { requireUser } from '../../platform/session.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
+import type { PushService } from './push.service.ts';
 
 /** Web Push: the VAPID public key, this browser's subscription, the student's switches and muted groups. */
-export function pushRoutes(ctx: AppContext) {
+export function pushRoutes(push: PushService) {
   return async (base: FastifyInstance) => {
-    const stop = startPush(ctx);
-    base.addHook('onClose', stop);
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['push'];
     const security = [{ session: [] }];
@@ -26,7 +25,6 @@ export function pushRoutes(ctx: AppContext) {
     app.get(
       PUSH_API.key,
       {
-        preValidation: signedIn,
         schema: {
           summary: "The server's VAPID public key (the browser's applicationServerKey)",
           tags,
@@ -34,16 +32,12 @@ export function pushRoutes(ctx: AppContext) {
           response: { 200: pushKeySchema, ...errorResponses },
         },
       },
-      async (request) => {
-        requireUser(request);
-        return { publicKey: ctx.config.push.publicKey };
-      },
+      async () => ({ publicKey: push.publicKey() }),
     );
 
     app.post(
       PUSH_API.subscriptions,
       {
-        preValidation: signedIn,
         schema: {
           summary: 'Turns notices on for this browser (its PushSubscription), tied to this session',
           tags,
@@ -53,8 +47,7 @@ export function pushRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const user = requireUser(request);
-        await subscribe(ctx, user, request.body);
+        await push.subscribe(requireUser(request), request.body);
         return reply.status(201).send({ ok: true });
       },
     );
@@ -62,7 +55,6 @@ export function pushRoutes(ctx: AppContext) {
     app.delete(
       PUSH_API.subscriptions,
       {
-        preValidation: signedIn,
         schema: {
           summary: 'Turns notices off for this browser',
           tags,
@@ -72,8 +64,7 @@ export function pushRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const user = requireUser(request);
-        await unsubscribe(ctx, user.id, request.body.endpoint);
+        await push.unsubscribe(studentId(request), request.body.endpoint);
         return { ok: true as const };
       },
     );
@@ -81,7 +72,6 @@ export function pushRoutes(ctx: AppContext) {
     app.get(
       PUSH_API.settings,
       {
-        preValidation: signedIn,
         schema: {
           summary: 'Which notices the student wants, and the groups they muted',
           tags,
@@ -89,13 +79,12 @@ export function pushRoutes(ctx: AppContext) {
           response: { 200: pushSettingsViewSchema, ...errorResponses },
         },
       },
-      async (request) => settingsView(ctx, requireUser(request).id),
+      async (request) => push.settingsView(studentId(request)),
     );
 
     app.put(
       PUSH_API.settings,
       {
-        preValidation: signedIn,
         schema: {
           summary: 'Saves which notices the student wants',
           tags,
@@ -104,13 +93,12 @@ export function pushRoutes(ctx: AppContext) {
           response: { 200: pushSettingsViewSchema, ...errorResponses },
         },
       },
-      async (request) => saveSettings(ctx, requireUser(request).id, request.body),
+      async (request) => push.saveSettings(studentId(request), request.body),
     );
 
     app.put(
       '/api/push/groups/:id/mute',
       {
-        preValidation: signedIn,
         schema: {
           summary: "Mutes or unmutes a group's message notices (members only)",
           tags,
@@ -120,7 +108,7 @@ export function pushRoutes(ctx: AppContext) {
           response: { 200: pushSettingsViewSchema, ...errorResponses },
         },
       },
-      async (request) => muteGroup(ctx, requireUser(request).id, request.params.id, request.body.muted),
+      async (request) => push.muteGroup(studentId(request), request.params.id, request.body.muted),
     );
   };
 }

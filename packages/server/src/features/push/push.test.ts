@@ -8,7 +8,6 @@ import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { chatRef, friends, post } from '../chat/chat.test-kit.ts';
-import { pushIdle } from './push.service.ts';
 import {
   browserKeys,
   decryptPush,
@@ -52,7 +51,7 @@ describe('Web Push notices', () => {
 
   /** The notices that reached one endpoint, decrypted with its keys, after everything queued was sent. */
   async function noticesAt(device: { keys: BrowserKeys; path: string }): Promise<PushPayload[]> {
-    await pushIdle(t.app.ctx);
+    await t.app.ctx.registry.push.idle();
     return service.received
       .filter((r) => r.path === device.path)
       .map((r) => JSON.parse(decryptPush(r.body, device.keys)) as PushPayload);
@@ -130,7 +129,7 @@ describe('Web Push notices', () => {
     const ref = chatRef(ada, ben);
     const older = (await post(t.app, ada, ref, { content: 'older words' })).json().message.id as string;
     const newest = (await post(t.app, ada, ref, { content: 'secret plan' })).json().message.id as string;
-    await pushIdle(t.app.ctx);
+    await t.app.ctx.registry.push.idle();
     const remove = (id: string) =>
       t.app.inject({ method: 'DELETE', url: `/api/chats/${ref.id}/messages/${id}`, headers: { cookie: ada.cookie } });
     // An older message's notice was replaced by the newest one's already: nothing to send.
@@ -150,12 +149,12 @@ describe('Web Push notices', () => {
     service.answer.set(gone.path, 410);
     service.answer.set(missing.path, 404);
     await post(t.app, ada, chatRef(ada, ben), { content: 'hello' });
-    await pushIdle(t.app.ctx);
+    await t.app.ctx.registry.push.idle();
     const left = await t.app.ctx.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, ben.id));
     expect(left).toEqual([]);
     const before = service.received.length;
     await post(t.app, ada, chatRef(ada, ben), { content: 'anyone?' });
-    await pushIdle(t.app.ctx);
+    await t.app.ctx.registry.push.idle();
     expect(service.received.length).toBe(before);
   });
 

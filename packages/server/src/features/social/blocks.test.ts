@@ -22,7 +22,6 @@ import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { befriend, chatRef, get, history, markRead, pngBytes, post, upload } from '../chat/chat.test-kit.ts';
-import { pushIdle } from '../push/push.service.ts';
 import { browserKeys, decryptPush, startPushService, type TestPushService } from '../push/push.test-kit.ts';
 
 /**
@@ -496,7 +495,7 @@ describe('the block matrix: every place two students meet', () => {
       });
       expect(res.statusCode, res.body).toBe(201);
       return async () => {
-        await pushIdle(t.app.ctx);
+        await t.app.ctx.registry.push.idle();
         return service.received
           .filter((r) => r.path === path)
           .map((r) => (JSON.parse(decryptPush(r.body, keys)) as PushPayload).body);

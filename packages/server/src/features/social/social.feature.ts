@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
-import { notifyFriendRequest, notifyRequestAccepted } from '../push/push.service.ts';
 import { blocksRoutes } from './blocks.routes.ts';
 import { createBlocksService } from './blocks.service.ts';
 import { friendIds } from './friends.repository.ts';
@@ -15,7 +14,7 @@ import { socialRoutes } from './social.routes.ts';
 
 /**
  * The social feature: match finder, search, friend requests, friendships and blocks. A profile's friends see it.
- * Its services are built here; push notices come from the push feature.
+ * Its services are built here; push notices go through the push feature's `ctx.registry.push`.
  */
 export function socialFeature(ctx: AppContext) {
   const { db } = ctx;
@@ -25,8 +24,8 @@ export function socialFeature(ctx: AppContext) {
   const notices = createRequestNoticesService({
     ctx,
     push: {
-      friendRequest: (from, toUserId, requestId) => notifyFriendRequest(ctx, from, toUserId, requestId),
-      accepted: (by, toUserId) => notifyRequestAccepted(ctx, by, toUserId),
+      friendRequest: (from, toUserId, requestId) => ctx.registry.push.friendRequest(from, toUserId, requestId),
+      accepted: (by, toUserId) => ctx.registry.push.requestAccepted(by, toUserId),
     },
   });
   const requests = createRequestsService({

@@ -6,7 +6,6 @@ import type { AppContext } from '../../platform/context.ts';
 import type { JobQueue } from '../../platform/jobs/job-queue.ts';
 import { audienceOf } from '../chat/message-changes.service.ts';
 import { sendMessage } from '../chat/messages.service.ts';
-import { notifyStudySession } from '../push/push.service.ts';
 import * as repo from './study-sessions.repository.ts';
 
 /**
@@ -70,8 +69,7 @@ export async function announce(ctx: AppContext, row: repo.SessionRow, what: Anno
     const attendees = (await repo.attendeeIds(ctx.db, row.id)).filter((id) => id !== what.actorId);
     const title =
       what.kind === 'changed' ? MSG.studySessions.changedTitle(row.title) : MSG.studySessions.cancelledTitle(row.title);
-    notifyStudySession(
-      ctx,
+    ctx.registry.push.studySession(
       attendees,
       {
         title,
@@ -115,8 +113,7 @@ export async function sendReminder(
   const title = MSG.studySessions.reminderTitle(row.title);
   const body = MSG.studySessions.reminderBody(minutes, placeOf(row));
   ctx.realtime.toUsers(to, { type: 'studySession.reminder', sessionId: row.id, title, body });
-  notifyStudySession(
-    ctx,
+  ctx.registry.push.studySession(
     to,
     { title, body, url: studySessionPath(row.id), tag: `study-session:${row.id}` },
     row.conversationKind === 'group' ? row.conversationId : undefined,
