@@ -14,6 +14,8 @@ import { feedbackForExport } from '../feedback/account-data.service.ts';
 import { groupsForExport } from '../groups/account-data.service.ts';
 import { courseworkForExport } from '../lms/account-data.service.ts';
 import { reportsForExport } from '../moderation/account-data.service.ts';
+import { scheduleForExport } from '../schedule/account-data.service.ts';
+import { studySessionsForExport } from '../study-sessions/account-data.service.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { friendships } from '../social/friendships.service.ts';
 
@@ -94,16 +96,19 @@ export function exportArchive(ctx: AppContext, userId: string): Readable {
 async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void> {
   const generatedAt = new Date();
   const mtime = generatedAt;
-  const [profile, friendIds, groupList, coursework, documents, feedback, reports, reactions] = await Promise.all([
-    profiles.own(ctx.db, userId),
-    friendships.friendIds(ctx.db, userId),
-    groupsForExport(ctx, userId),
-    courseworkForExport(ctx, userId),
-    documentsForExport(ctx, userId),
-    feedbackForExport(ctx.db, userId),
-    reportsForExport(ctx.db, userId),
-    reactionsForExport(ctx, userId),
-  ]);
+  const [profile, friendIds, groupList, coursework, documents, feedback, reports, reactions, schedule, sessions] =
+    await Promise.all([
+      profiles.own(ctx.db, userId),
+      friendships.friendIds(ctx.db, userId),
+      groupsForExport(ctx, userId),
+      courseworkForExport(ctx, userId),
+      documentsForExport(ctx, userId),
+      feedbackForExport(ctx.db, userId),
+      reportsForExport(ctx.db, userId),
+      reactionsForExport(ctx, userId),
+      scheduleForExport(ctx, userId),
+      studySessionsForExport(ctx, userId),
+    ]);
   const cards = await profiles.cards(ctx.db, friendIds);
   const friends = friendIds
     .map((id) => cards.get(id)?.name.trim() || MSG.chat.anonymous)
@@ -119,6 +124,8 @@ async function fill(ctx: AppContext, userId: string, zip: ZipFile): Promise<void
   zip.addBuffer(json(feedback), 'feedback.json', { mtime });
   zip.addBuffer(json(reports), 'reports.json', { mtime });
   zip.addBuffer(json(reactions), 'reactions.json', { mtime });
+  zip.addBuffer(json(schedule), 'schedule.json', { mtime });
+  zip.addBuffer(json(sessions), 'study-sessions.json', { mtime });
 
   const docs = documents.map((d, i) => {
     const folder = `documents/${String(i + 1).padStart(3, '0')}-${entryName(d.name)}`;
@@ -195,6 +202,8 @@ function readme(at: Date): string {
     'documents.json    your course documents; documents/ has each file and its extracted text',
     'feedback.json     the feedback you sent while signed in',
     'reports.json      the reports you made (what, why and when)',
+    'schedule.json     your week (free half hours), your calendar import and the busy times read from it',
+    'study-sessions.json  the study sessions you planned, answered or joined, with your answer and goal',
     '',
   ].join('\n');
 }
