@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
-import { MODERATION_MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG } from '@studybuddy/shared/messages/moderation';
 import { logIn } from './accounts.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FLASHCARDS_MSG } from './messages-flashcards.ts';
+import { FLASHCARDS_MSG } from './messages/flashcards.ts';
 
 /** Flashcards, shared decks and practice quizzes (issue 28 points 2–4): limits, requests and answers. */
 

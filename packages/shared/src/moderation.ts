@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONVERSATION_KINDS, MESSAGE_TYPES } from './chat.ts';
-import { MODERATION_MSG as MSG } from './messages-moderation.ts';
+import { MODERATION_MSG as MSG } from './messages/moderation.ts';
 
 /**
  * Reports and moderation (issue 24, points 2 and 3): what a student sends to report someone or a message, and what

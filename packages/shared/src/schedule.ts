@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCHEDULE_MSG } from './messages-schedule.ts';
+import { SCHEDULE_MSG } from './messages/schedule.ts';
 
 /**
  * Free time entered once (issue 27 parts 1, 2 and 5): the contract of "My week", `.ics` imports, "Find a time"

@@ -1,4 +1,4 @@
-import { PUBLIC_MSG as MSG } from './messages-public.ts';
+import { PUBLIC_MSG as MSG } from './messages/public.ts';
 
 /**
  * Why a social sign-in was refused; /login?error=<code> shows the text. Kept apart from auth.ts's schemas so

@@ -2,7 +2,7 @@
 // The service worker (issue 17), built by vite-plugin-pwa (injectManifest) into /sw.js.
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { PWA_MSG } from '@studybuddy/shared/messages-pwa';
+import { PWA_MSG } from '@studybuddy/shared/messages/pwa';
 import { PUSH_API, type PushPayload } from '@studybuddy/shared/push-api';
 
 declare let self: ServiceWorkerGlobalScope;

@@ -19,8 +19,6 @@ export const STUDY_GROUPS_MSG = {
     invitationFrom: (name: string, course: string) => `${name} invited you to study ${course} together.`,
     accept: 'Accept',
     decline: 'Decline',
-    accepted: 'You joined the group.',
-    declined: 'Invitation declined.',
     // Refusals
     courseRequired: 'Please choose a course.',
     notYourCourse: 'You can only find a study group for one of your own courses.',

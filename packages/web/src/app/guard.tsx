@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Box } from '@mantine/core';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { isProfileComplete } from '@studybuddy/shared/session';
 import { useSession, useSessionSync, type LoginState } from '../features/auth/index.ts';

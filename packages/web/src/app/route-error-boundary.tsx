@@ -1,7 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { Anchor, Center } from '@mantine/core';
 import { useLocation } from 'react-router';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
 
 interface Props {

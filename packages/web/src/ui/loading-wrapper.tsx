@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Center, Loader, Stack, Text } from '@mantine/core';
 import { CircleAlert } from 'lucide-react';
 import { LIMITS } from '@studybuddy/shared/limits';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 
 interface Props {
   loading: boolean;

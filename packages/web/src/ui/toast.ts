@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { LIMITS } from '@studybuddy/shared/limits';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 
 const show = (color: string, message: string, title?: string) =>
   notifications.show({

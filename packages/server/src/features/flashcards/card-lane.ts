@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { FLASHCARDS_MSG } from '@studybuddy/shared/messages-flashcards';
+import { FLASHCARDS_MSG } from '@studybuddy/shared/messages/flashcards';
 import { AppError } from '../../platform/errors.ts';
 import type { MadeCards, SourcePage } from './card-maker.ts';
 

@@ -1,4 +1,4 @@
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import {
   MODERATION_LIMITS,
   type AdminActionInput,

@@ -6,7 +6,7 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { MSG } from '@studybuddy/shared/messages';
-import { MODERATION_MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG } from '@studybuddy/shared/messages/moderation';
 import type { AdminReport, AuditEntry } from '@studybuddy/shared/moderation';
 import { conversationTopic } from '@studybuddy/shared/realtime';
 import { loadConfig } from '../../config.ts';

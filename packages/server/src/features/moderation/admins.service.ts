@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEntry } from '@studybuddy/shared/moderation';
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import type { Db } from '../../db/connect.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../platform/context.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { chatIdFor, peerOf, type ChatMessage, type ConversationRef } from '@studybuddy/shared/chat';
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import {
   MODERATION_LIMITS,
   reportInputSchema,

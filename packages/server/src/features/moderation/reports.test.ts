@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MSG } from '@studybuddy/shared/messages';
-import { MODERATION_MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG } from '@studybuddy/shared/messages/moderation';
 import type { AdminReport, ReportInput } from '@studybuddy/shared/moderation';
 import { messages, reports } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';

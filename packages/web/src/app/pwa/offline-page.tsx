@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Badge, Button, Center, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Image, Mic, RefreshCw, WifiOff } from 'lucide-react';
-import { PWA_MSG as MSG } from '@studybuddy/shared/messages-pwa';
+import { PWA_MSG as MSG } from '@studybuddy/shared/messages/pwa';
 import { readStoredOutbox, type StoredOutboxEntry } from '../../features/conversations/index.ts';
 import { formatWhen } from '../../lib/date-format.ts';
 import { lastUser } from './last-user.ts';

@@ -1,4 +1,4 @@
-import { PWA_MSG as MSG } from '@studybuddy/shared/messages-pwa';
+import { PWA_MSG as MSG } from '@studybuddy/shared/messages/pwa';
 import { toast } from '../../ui/toast.ts';
 
 const KEY = 'studybuddy.appVersion';

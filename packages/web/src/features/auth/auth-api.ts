@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuthProviders, LoginResult, ResendResult, ResetCheckResult } from '@studybuddy/shared/auth';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 import { api, ApiRequestError } from '../../lib/api.ts';
 
 /** The accounts API of the server (features/auth on the server). */

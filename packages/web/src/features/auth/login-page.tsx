@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, MailCheck } from 'lucide-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SOCIAL_ERRORS, type SocialError } from '@studybuddy/shared/social-sign-in-errors';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { AuthCard } from './auth-card.tsx';
 import { authApi, errorText, resendErrorText } from './auth-api.ts';

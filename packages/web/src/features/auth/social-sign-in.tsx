@@ -1,6 +1,6 @@
 import { Button, Divider } from '@mantine/core';
 import { LogIn } from 'lucide-react';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages-public';
+import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 import { useProviders } from './auth-api.ts';
 
 /**

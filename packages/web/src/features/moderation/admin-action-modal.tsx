@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import { MODERATION_LIMITS } from '@studybuddy/shared/moderation';
 import { ApiRequestError } from '../../lib/api.ts';
 import { toast } from '../../ui/toast.ts';

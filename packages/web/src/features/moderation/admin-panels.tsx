@@ -3,8 +3,8 @@ import { Badge, Button, Group, Paper, Rating, Stack, Table, Text, TextInput, Vis
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
-import { PUBLIC_MSG } from '@studybuddy/shared/messages-public';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
+import { PUBLIC_MSG } from '@studybuddy/shared/messages/public';
 import { MODERATION_LIMITS, type AdminStudent } from '@studybuddy/shared/moderation';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { AdminActionModal, type PendingAction } from './admin-action-modal.tsx';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Badge, Box, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
-import { PUBLIC_MSG } from '@studybuddy/shared/messages-public';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
+import { PUBLIC_MSG } from '@studybuddy/shared/messages/public';
 import type { AdminPerson, AdminReport, ReportSnapshot, ReportStatus } from '@studybuddy/shared/moderation';
 import { formatDateTime } from '../../lib/date-format.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';

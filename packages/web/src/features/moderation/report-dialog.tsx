@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2, Ellipsis, Flag } from 'lucide-react';
-import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages-moderation';
+import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import {
   MODERATION_LIMITS,
   REPORT_REASONS,

@@ -40,7 +40,6 @@ export const PWA_MSG = {
     unmuted: 'Group notifications on.',
     invalidEndpoint: 'This push service is not accepted.',
     invalidKeys: 'The subscription keys are not valid.',
-    notMember: 'You are not a member of this group.',
     quotaDevices: 'devices with notifications on',
     quotaWhen: 'Turn notifications off on another device and try again.',
     // The notifications themselves

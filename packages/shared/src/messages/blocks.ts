@@ -24,10 +24,7 @@ export const BLOCK_MSG = {
     readOnly: (name: string) => `You blocked ${name}. This chat is kept read-only; unblock to see them again.`,
     folded: 'Message from a blocked student',
     show: 'Show',
-    hide: 'Hide',
     showMessage: 'Show the message from a blocked student',
-    memberOptions: (name: string) => `Options for ${name}`,
-    youBadge: 'You',
     blockedBadge: 'Blocked',
   },
   chatClosed: {

@@ -8,7 +8,6 @@ export const MODERATION_MSG = {
     reportStudent: (name: string) => `Report ${name}`,
     reportMessage: 'Report message',
     messageMenu: 'Message actions',
-    title: 'Report',
     intro:
       'Tell us what is wrong. Moderators see this report with the messages around it; the student you report is not told who reported them.',
     reason: 'Reason',
@@ -39,7 +38,6 @@ export const MODERATION_MSG = {
     noReports: 'No reports here.',
     reportedBy: 'Reported by',
     reported: 'Reported',
-    reportedStudent: 'Reported student',
     reportedMessage: 'Reported message',
     studentReport: 'Student',
     messageReport: 'Message',
@@ -80,7 +78,6 @@ export const MODERATION_MSG = {
     },
     why: 'Why? (kept in the audit log)',
     whyRequired: 'Please say why.',
-    confirm: 'Confirm',
     cancel: 'Cancel',
     done: 'Done.',
     failed: 'That did not work. Please try again.',
