@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
-import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { expectAccessible } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { twoFriendsSignedIn } from './two-friends.ts';
 
 const ADA = 'ada.actions@g.ucla.edu';
 const BEN = 'ben.actions@g.ucla.edu';
@@ -21,15 +21,7 @@ describe('editing and deleting one’s own messages in Chromium (issue 24 point 
   let ben: Page;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({}, [
-        { email: ADA, name: 'Ada Lovelace', friends: [BEN] },
-        { email: BEN, name: 'Ben Carter' },
-      ]),
-      launchBrowser(),
-    ]);
-    [ada, ben] = await Promise.all([newPage(browser), newPage(browser)]);
-    await Promise.all([logIn(ada, server.url, ADA), logIn(ben, server.url, BEN)]);
+    ({ server, browser, ada, ben } = await twoFriendsSignedIn(ADA, BEN));
     // A second tab of Ada's browser (same cookies), in the background: Ada works in the first.
     adaOtherTab = await ada.context().newPage();
     await ada.bringToFront();

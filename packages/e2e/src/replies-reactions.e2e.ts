@@ -6,8 +6,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { expectAccessible, newPage } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { twoFriendsSignedIn } from './two-friends.ts';
 
 const ADA = 'ada.replies@g.ucla.edu';
 const BEN = 'ben.replies@g.ucla.edu';
@@ -25,18 +26,7 @@ describe('replies and reactions in Chromium (issue 30 points 1 and 2)', () => {
   let ben: Page;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({}, [
-        { email: ADA, name: 'Ada Lovelace', friends: [BEN] },
-        { email: BEN, name: 'Ben Carter' },
-      ]),
-      launchBrowser(),
-    ]);
-    [ada, ben] = await Promise.all([
-      newPage(browser, { viewport: { width: 1280, height: 800 } }),
-      newPage(browser, { viewport: { width: 1280, height: 800 } }),
-    ]);
-    await Promise.all([logIn(ada, server.url, ADA), logIn(ben, server.url, BEN)]);
+    ({ server, browser, ada, ben } = await twoFriendsSignedIn(ADA, BEN, { viewport: { width: 1280, height: 800 } }));
     // Ben's old question, many messages, then (near the end) his own reply to it: the newest page does not hold it.
     const chat = chatIdFor(server.userIds[ADA]!, server.userIds[BEN]!);
     const send = async (page: Page, content: string, replyTo?: string) => {

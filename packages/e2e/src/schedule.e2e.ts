@@ -2,9 +2,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
-import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { expectAccessible } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { twoFriendsSignedIn } from './two-friends.ts';
 
 const ADA = 'ada.schedule@g.ucla.edu';
 const BEN = 'ben.schedule@g.ucla.edu';
@@ -37,16 +37,11 @@ describe('free time and Find a time in Chromium', () => {
   let groupId: string;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({}, [
-        { email: ADA, name: 'Ada Lovelace', friends: [BEN] },
-        { email: BEN, name: 'Ben Carter' },
-      ]),
-      launchBrowser(),
-    ]);
-    const context = { viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' };
-    [ada, ben] = await Promise.all([newPage(browser, context), newPage(browser, context)]);
-    await Promise.all([logIn(ada, server.url, ADA), logIn(ben, server.url, BEN)]);
+    ({ server, browser, ada, ben } = await twoFriendsSignedIn(ADA, BEN, {
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/Berlin',
+    }));
     const made = await ada.request.post(`${server.url}/api/groups`, {
       data: { name: 'Study Hall', memberIds: [server.userIds[BEN]] },
     });

@@ -4,9 +4,9 @@ import type { Browser, Page } from 'playwright-core';
 import type { CalendarFeedResponse } from '@studybuddy/shared/calendar';
 import { MSG } from '@studybuddy/shared/messages';
 import type { StudySession } from '@studybuddy/shared/study-sessions';
-import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { expectAccessible } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { twoFriendsSignedIn } from './two-friends.ts';
 
 const ADA = 'ada.sessions@g.ucla.edu';
 const BEN = 'ben.sessions@g.ucla.edu';
@@ -21,15 +21,7 @@ describe('study sessions and the shared focus timer in Chromium (issue 27 points
   let sessionId: string;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startServer({}, [
-        { email: ADA, name: 'Ada Lovelace', friends: [BEN] },
-        { email: BEN, name: 'Ben Carter' },
-      ]),
-      launchBrowser(),
-    ]);
-    [ada, ben] = await Promise.all([newPage(browser), newPage(browser)]);
-    await Promise.all([logIn(ada, server.url, ADA), logIn(ben, server.url, BEN)]);
+    ({ server, browser, ada, ben } = await twoFriendsSignedIn(ADA, BEN));
     const made = await ada.request.post(`${server.url}/api/groups`, {
       data: { name: 'Study crew', memberIds: [server.userIds[BEN]] },
     });
