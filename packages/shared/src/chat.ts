@@ -12,7 +12,10 @@ export const CHAT_LIMITS = {
   textMaxChars: 4000,
   /** Requirements §9: chat images must be under 5 MB. */
   imageMaxBytes: LIMITS.chatImageBytes,
-  /** Voice messages are WAV (16 kHz mono in the web app: ~32 KB a second), so about five minutes. */
+  /**
+   * Voice messages are Opus in WebM or Ogg (~4 KB a second from the web app; older ones WAV at ~32 KB a second):
+   * 10 MB holds five minutes of either.
+   */
   voiceMaxBytes: 10 * 1024 * 1024,
   voiceMaxSeconds: 300,
   /** A text message can be edited for this long after it was sent (issue 24). */
