@@ -1,9 +1,13 @@
+import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import fc from 'fast-check';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
+import type { TrustProxy } from '../config.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { createUser, type TestUser } from '../test/users.ts';
-import { connectionGuardOf } from './connection-guard.ts';
+import { clientAddressOf, connectionGuardOf } from './connection-guard.ts';
 import { WsTestClient } from './realtime/ws-test-client.ts';
 
 /**
@@ -71,8 +75,12 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   }
 }
 
-async function listening(env: Record<string, string>): Promise<{ t: TestApp; port: number; base: string }> {
-  const t = await createTestApp({ RATE_LIMITS: 'false', ...env });
+async function listening(
+  env: Record<string, string>,
+  logLines?: string[],
+): Promise<{ t: TestApp; port: number; base: string }> {
+  const logStream = logLines && { write: (line: string) => void logLines.push(line) };
+  const t = await createTestApp({ RATE_LIMITS: 'false', ...env }, logStream ? { logStream } : {});
   return { t, ...(await listen(t)) };
 }
 async function listen(t: TestApp) {
@@ -358,5 +366,96 @@ describe('connections per address (CONNECTIONS_PER_IP=3)', () => {
     expect(guard.open('127.0.0.1')).toBe(0);
     await t.close();
     t = undefined;
+  });
+});
+
+describe('the forwarded address is counted before Fastify (issue 23: a flood through the proxy)', () => {
+  it("gives the address Fastify's request.ip gives, for any X-Forwarded-For and TRUST_PROXY", async () => {
+    const entries = [
+      '203.0.113.5',
+      '198.51.100.7',
+      '10.1.2.3',
+      '127.0.0.1',
+      '::1',
+      '2001:db8::9',
+      '::ffff:10.0.0.1',
+      '::ffff:203.0.113.5',
+      'unknown',
+      '',
+      ' ',
+    ];
+    const trusts: TrustProxy[] = [
+      false,
+      1,
+      2,
+      3,
+      ['127.0.0.1'],
+      ['loopback', '10.0.0.0/8'],
+      ['uniquelocal'],
+      ['::1', '198.51.100.0/24'],
+    ];
+    for (const trust of trusts) {
+      const app = Fastify({ trustProxy: trust });
+      app.get('/', async (request) => ({ ip: request.ip }));
+      const ours = clientAddressOf(trust);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('127.0.0.1', '10.9.9.9', '::1', '::ffff:127.0.0.1', '192.0.2.1'),
+          fc.option(fc.array(fc.constantFrom(...entries), { maxLength: 5 }), { nil: undefined }),
+          fc.constantFrom(',', ', ', ' ,\t'),
+          async (peer, list, comma) => {
+            const header = list?.join(comma);
+            const headers = header === undefined ? {} : { 'x-forwarded-for': header };
+            const answer = await app.inject({ method: 'GET', url: '/', remoteAddress: peer, headers });
+            const raw = { socket: { remoteAddress: peer }, headers } as unknown as IncomingMessage;
+            expect(ours(raw), `${JSON.stringify(trust)} ${peer} ${JSON.stringify(header)}`).toBe(
+              (answer.json() as { ip: string }).ip,
+            );
+          },
+        ),
+        { numRuns: 150 },
+      );
+      await app.close();
+    }
+  });
+
+  it('answers the request over the cap 429 without Fastify seeing it (no request line logged, no hooks)', async () => {
+    const lines: string[] = [];
+    const { t, port, base } = await listening({ CONNECTIONS_PER_IP: '2', TRUST_PROXY: '1', LOG_LEVEL: 'info' }, lines);
+    try {
+      const guard = connectionGuardOf(t.app)!;
+      const client = '203.0.113.9';
+      const body = FEEDBACK + ' '.repeat(5000);
+      const open: Raw[] = [];
+      for (let i = 0; i < 2; i++) {
+        const raw = await rawConnection(port);
+        raw.socket.write(post('/api/feedback', body.length, { 'x-forwarded-for': client }) + body.slice(0, 100));
+        open.push(raw);
+      }
+      await until('two requests open', () => (guard.open(client) === 2 ? true : undefined));
+      // A forged entry before the client's own changes nothing: the proxy's hop is what counts.
+      const over = await rawConnection(port);
+      over.socket.write(
+        'GET /api/health/live?over-the-cap HTTP/1.1\r\nHost: x\r\n' + `X-Forwarded-For: 192.0.2.44, ${client}\r\n\r\n`,
+      );
+      await over.closed;
+      expect(statusOf(over.data())).toBe(429);
+      expect(over.data()).toContain(MSG.connections.tooMany);
+      expect(over.data().toLowerCase()).toContain('connection: close');
+      expect(guard.stats.tooManyRequests).toBe(1);
+      // Fastify logs every request it is handed ("incoming request"): the refused one never reached it.
+      expect(lines.some((l) => l.includes('over-the-cap'))).toBe(false);
+      expect(lines.some((l) => l.includes('too many requests open from one address'))).toBe(true);
+      // Another client through the same proxy is served and logged as usual.
+      const other = await fetch(`${base}/api/health/live?other-client`, {
+        headers: { 'x-forwarded-for': '203.0.113.10' },
+      });
+      expect(other.status).toBe(200);
+      expect(lines.some((l) => l.includes('other-client'))).toBe(true);
+      for (const raw of open) raw.socket.destroy();
+      await until('every place freed', () => (guard.open(client) === 0 ? true : undefined));
+    } finally {
+      await t.close();
+    }
   });
 });

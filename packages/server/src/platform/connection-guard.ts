@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BlockList, isIP, type Socket } from 'node:net';
-import { STATUS_CODES } from 'node:http';
 import { finished } from 'node:stream';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyServerFactoryHandler } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
 import type { TrustProxy } from '../config.ts';
 import type { ConnectionLimits } from '../connection-config.ts';
@@ -30,9 +29,12 @@ import { isSocketUpgrade } from './fair-share.ts';
  *   is counted by that peer from accept to close, and the one over the cap is closed at once, before anything is
  *   read; a connection from a trusted proxy is not counted, and instead each request it carries counts for the
  *   forwarded client address (request.ip) from its headers until its answer is sent and its body has arrived
- *   (trickling included), the one over the cap answered 429 with `Connection: close`. Slow headers through a proxy
- *   are the proxy's to time out (its address is not known before they are complete); the headers rule still ends
- *   the proxy's connection.
+ *   (trickling included), the one over the cap answered 429 with `Connection: close`. That count is taken on the
+ *   raw request, before Fastify sees it (the server's request listener, `serverFactory`): a flood's refusals, which
+ *   arrive through the same proxy as everyone else, then cost no request objects, hooks or logging each, which had
+ *   held the event loop, and so the accepting of every other connection, for hundreds of milliseconds (issue 23).
+ *   Slow headers through a proxy are the proxy's to time out (its address is not known before they are complete);
+ *   the headers rule still ends the proxy's connection.
  *
  * WebSockets are exempt from all of it once open (they live for hours, ping every 20 s, and QUOTA_SOCKETS caps a
  * student's): none of the request rules apply to an upgrade, and `releaseWebSocket` takes an opened socket out of its
@@ -55,13 +57,17 @@ export interface ConnectionGuard {
   readonly stats: ConnectionGuardStats;
   /** What an address holds now: its connections (untrusted peers) plus its open requests through trusted proxies. */
   open(address: string): number;
-  /** Fastify options: the timeouts and a client-error handler that answers in the API's error shape. */
+  /**
+   * Fastify options: the timeouts, a client-error handler that answers in the API's error shape, and the HTTP server
+   * whose request listener counts forwarded addresses before Fastify's handler.
+   */
   serverOptions(): {
     connectionTimeout: number;
     keepAliveTimeout: number;
     requestTimeout: number;
     http: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number };
     clientErrorHandler: (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) => void;
+    serverFactory: (handler: FastifyServerFactoryHandler) => Server;
   };
   /** Installs the per-address count and the body rule; call first among the request hooks. */
   install(app: FastifyInstance): void;
@@ -89,6 +95,51 @@ export function trustedPeer(trust: TrustProxy): (address: string) => boolean {
     }
   }
   return (address) => isIP(address) !== 0 && list.check(address, family(address));
+}
+
+/**
+ * The addresses of a request as proxy-addr lists them (which Fastify's request.ip reads): the TCP peer, then the
+ * X-Forwarded-For entries from the right. Parsed as @fastify/forwarded does, so both always agree.
+ */
+function forwardedAddresses(
+  peer: string | undefined,
+  header: string | string[] | undefined,
+): Array<string | undefined> {
+  const result: Array<string | undefined> = [peer];
+  if (typeof header !== 'string' || !header) return result;
+  let end = header.length;
+  let start = end;
+  for (let i = end - 1; i >= 0; i--) {
+    const char = header[i];
+    if (char === ' ' || char === '\t') {
+      if (start === end) start = end = i;
+    } else if (char === ',') {
+      if (start !== end) result.push(header.slice(start, end));
+      start = end = i;
+    } else {
+      start = i;
+    }
+  }
+  if (start !== end) result.push(header.slice(start, end));
+  return result;
+}
+
+/**
+ * The client's address of a raw request, as Fastify's request.ip gives it for TRUST_PROXY: the peer, or with a proxy
+ * the first X-Forwarded-For entry from the right that is not a trusted proxy (a hop count trusts that many hops).
+ */
+export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) => string | undefined {
+  if (trust === false || trust === 0) return (request) => request.socket?.remoteAddress;
+  const listed = trustedPeer(trust);
+  const trustedAt =
+    typeof trust === 'number'
+      ? (_: string | undefined, i: number) => i < trust
+      : (a: string | undefined) => !!a && listed(a);
+  return (request) => {
+    const addresses = forwardedAddresses(request.socket?.remoteAddress, request.headers['x-forwarded-for']);
+    for (let i = 0; i < addresses.length - 1; i++) if (!trustedAt(addresses[i], i)) return addresses[i];
+    return addresses[addresses.length - 1];
+  };
 }
 
 /** One key per client whether it reached a dual-stack listener as IPv4 or as IPv4-mapped IPv6. */
@@ -139,6 +190,7 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
   const stats: ConnectionGuardStats = { refused: 0, tooManyRequests: 0, cutHeaders: 0, cutBody: 0 };
   const counts = new Map<string, number>();
   const trusted = trustedPeer(trustProxy);
+  const clientAddress = clientAddressOf(trustProxy);
   /** Sockets counted by their peer (a request on one is not counted again). */
   const peerCounted = new WeakSet<Socket>();
   const lastWarned = new Map<string, number>();
@@ -238,21 +290,57 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
     ticker ??= setInterval(tick, tickMs).unref();
   };
 
+  /**
+   * A request through a trusted proxy counts for its forwarded address until it is answered (or the connection is
+   * gone) and its body has arrived (or will not); over the cap it is answered 429 on the socket before Fastify builds
+   * anything for it. False when refused.
+   */
+  const admit = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const socket = request.socket;
+    if (peerCounted.has(socket)) return true;
+    const key = addressKey(clientAddress(request) ?? '');
+    if (!take(key)) {
+      stats.tooManyRequests++;
+      warnOnce(key, { via: socket.remoteAddress }, 'too many requests open from one address');
+      endConnection(socket, 429, 'too_many_connections', MSG.connections.tooMany);
+      return false;
+    }
+    let pending = 2;
+    const done = () => {
+      if (--pending === 0) give(key);
+    };
+    response.once('close', done);
+    finished(request, () => done());
+    return true;
+  };
+
   const guard: ConnectionGuard = {
     limits,
     stats,
     open: (address) => counts.get(addressKey(address)) ?? 0,
 
     serverOptions() {
+      const http = {
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        // Node looks for expired headers every 30 s by default: a 30 s limit could then take a minute.
+        connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+      };
       return {
         connectionTimeout: limits.idleTimeoutMs,
         keepAliveTimeout: limits.keepAliveTimeoutMs,
         requestTimeout: limits.requestTimeoutMs,
-        http: {
-          headersTimeout: limits.headersTimeoutMs,
-          requestTimeout: limits.requestTimeoutMs,
-          // Node looks for expired headers every 30 s by default: a 30 s limit could then take a minute.
-          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+        http,
+        // The server Fastify would make (its timeouts set as Fastify sets them), with the forwarded-address count
+        // ahead of Fastify's handler. WebSocket upgrades take the 'upgrade' event instead and are never counted.
+        serverFactory(handler) {
+          const server = createServer(http, (request, response) => {
+            if (admit(request, response)) handler(request, response);
+          });
+          server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+          server.requestTimeout = limits.requestTimeoutMs;
+          server.setTimeout(limits.idleTimeoutMs);
+          return server;
         },
         clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
           if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -295,28 +383,10 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
         webSocketRelease.set(socket, release);
       });
 
-      app.addHook('onRequest', async (request, reply) => {
+      // The count per forwarded address is taken before Fastify (serverOptions' serverFactory); here the body rule.
+      app.addHook('onRequest', async (request) => {
         if (isSocketUpgrade(request) || !isConnection(request.raw.socket)) return;
         watchBody(request);
-        if (peerCounted.has(request.raw.socket)) return;
-        const key = addressKey(request.ip);
-        if (!take(key)) {
-          stats.tooManyRequests++;
-          warnOnce(key, { via: request.raw.socket?.remoteAddress }, 'too many requests open from one address');
-          // Answered as a refused connection is, straight on the socket: a flood's thousand refusals then cost no
-          // reply pipeline each (hooks, serialiser, compression), which would hold the event loop, and so every
-          // other student and the health probe, for hundreds of milliseconds.
-          reply.hijack();
-          endConnection(request.raw.socket, 429, 'too_many_connections', MSG.connections.tooMany);
-          return;
-        }
-        // Open until it is answered (or the connection is gone) and its body has arrived (or will not).
-        let pending = 2;
-        const done = () => {
-          if (--pending === 0) give(key);
-        };
-        reply.raw.once('close', done);
-        finished(request.raw, () => done());
       });
 
       // Past the request hooks (fair share, session): the body is the server's to read from here on.
