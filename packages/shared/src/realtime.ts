@@ -48,7 +48,8 @@ export type ServerFrame =
   | { type: 'resync.required' }
   | { type: 'subscribed'; topic: string }
   | { type: 'ack'; ref: string; message: ChatMessage; created: boolean }
-  | { type: 'error'; ref?: string; status: number; message: string }
+  /** A refused frame: `ref` names the message of a `send`; `code` and `field` as an HTTP error body has them. */
+  | { type: 'error'; ref?: string; status: number; message: string; code?: string; field?: string }
   | { type: 'ping' };
 
 /** What a client may write on the socket. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
 import type { ServerFrame } from '@studybuddy/shared/realtime';
 import { withTransaction } from '../db/transaction.ts';
-import { chatRef, friends, post } from '../features/chat/chat.test-kit.ts';
+import { chatRef, friends, markRead, post } from '../features/chat/chat.test-kit.ts';
 import { startCutProxy, type CutProxy } from '../test/tcp-cut-proxy.ts';
 import { createTestApp, freshPostgres, type TestApp } from '../test/test-app.ts';
 import { knownError } from './errors.ts';
@@ -81,7 +81,7 @@ describe.skipIf(!base)('the database away and back (issue 31 case 1)', () => {
     expect((await t.app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
 
     // An HTTP write: a clear 503 the client may retry on, never a 500 or a stack.
-    const refused = await post(t.app, a, ref, { content: 'while away' });
+    const refused = await markRead(t.app, a, ref);
     expect(refused.statusCode).toBe(503);
     expect(refused.json()).toEqual({
       error: { code: 'database_unavailable', message: MSG.faults.databaseUnavailable },
@@ -92,7 +92,13 @@ describe.skipIf(!base)('the database away and back (issue 31 case 1)', () => {
     const send = { op: 'send', conversation: ref, message: { id, type: 'text', content: 'kept in the outbox' } };
     wsA.send(send);
     const error = await wsA.waitFor(isError(id));
-    expect(error).toEqual({ type: 'error', ref: id, status: 503, message: MSG.faults.databaseUnavailable });
+    expect(error).toEqual({
+      type: 'error',
+      ref: id,
+      status: 503,
+      code: 'database_unavailable',
+      message: MSG.faults.databaseUnavailable,
+    });
 
     await proxy.restore();
     expect(await untilReady(t, 5000)).toBeLessThan(5000);

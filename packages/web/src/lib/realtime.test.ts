@@ -274,4 +274,26 @@ describe('real-time client', () => {
     expect(after).toEqual([11]);
     expect(error).toHaveBeenCalledOnce();
   });
+
+  it('sends a message over the socket: the ack resolves it, a refusal rejects with its text, a drop with status 0', async () => {
+    start();
+    const ref = { kind: 'chat', id: 'a_me' } as const;
+    const input = (id: string) => ({ id, type: 'text', content: 'hi' }) as const;
+    // No open socket yet: not sent, worth sending again.
+    await expect(client.sendMessage(ref, input('m0'))).rejects.toMatchObject({ status: 0 });
+    connect(10);
+    const sent = client.sendMessage(ref, input('m1'));
+    expect(FakeWebSocket.last.sent.at(-1)).toEqual({ op: 'send', conversation: ref, message: input('m1') });
+    const message = { ...input('m1'), cursor: 11, conversation: ref, senderId: 'me', senderName: 'Me' } as ChatMessage;
+    FakeWebSocket.last.receive({ type: 'ack', ref: 'm1', message, created: true });
+    await expect(sent).resolves.toEqual({ message, created: true });
+
+    const refused = client.sendMessage(ref, input('m2'));
+    FakeWebSocket.last.receive({ type: 'error', ref: 'm2', status: 403, code: 'forbidden', message: 'Not friends' });
+    await expect(refused).rejects.toMatchObject({ status: 403, code: 'forbidden', message: 'Not friends' });
+
+    const lost = client.sendMessage(ref, input('m3'));
+    FakeWebSocket.last.drop();
+    await expect(lost).rejects.toMatchObject({ status: 0 });
+  });
 });

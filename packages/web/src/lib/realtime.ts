@@ -1,5 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
+import type { ConversationRef, SendMessageInput, SendMessageResult } from '@studybuddy/shared/chat';
 import { LIMITS } from '@studybuddy/shared/limits';
 import {
   REALTIME_TIMING,
@@ -12,7 +13,7 @@ import {
   type ServerFrame,
   type SinceResult,
 } from '@studybuddy/shared/realtime';
-import { api } from './api.ts';
+import { api, ApiRequestError } from './api.ts';
 
 /**
  * The real-time channel of the web app (docs/architecture.md "Real-time"): one WebSocket per tab, typed events,
@@ -28,6 +29,19 @@ export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'polling';
 
 /** The back-off attempt from which reconnects wait the longest (backoffMaxMs). */
 const MAX_BACKOFF_ATTEMPT = Math.ceil(Math.log2(REALTIME_TIMING.backoffMaxMs / REALTIME_TIMING.backoffStartMs));
+
+/** How long a sent message waits for its `ack` before it counts as not sent (the outbox sends it again by its id). */
+export const SEND_ACK_TIMEOUT_MS = 20_000;
+
+/** No open socket, or it closed before the answer: worth sending again (status 0, as a request without a network). */
+const notConnected = () =>
+  new ApiRequestError(0, 'network', 'Network error. Please check your connection and try again.');
+
+interface PendingSend {
+  resolve(result: SendMessageResult): void;
+  reject(err: ApiRequestError): void;
+  timer: ReturnType<typeof setTimeout>;
+}
 
 type Handler<K extends RealtimeEventType> = (event: Extract<RealtimeEvent, { type: K }>) => void;
 type AnyHandler = (event: RealtimeEvent) => void;
@@ -49,6 +63,8 @@ export class RealtimeClient {
   private readonly resyncListeners = new Set<(full: boolean) => void>();
   private readonly signedOutListeners = new Set<() => void>();
   private readonly topics = new Map<string, number>();
+  /** Messages sent over the socket and not answered yet, by message id. */
+  private readonly pendingSends = new Map<string, PendingSend>();
 
   get status(): RealtimeStatus {
     return this.statusValue;
@@ -125,6 +141,36 @@ export class RealtimeClient {
     return true;
   }
 
+  /**
+   * Sends a message over the socket (the `send` op, the one send path): resolves with the server's `ack`, which comes
+   * after the commit; rejects with an ApiRequestError carrying the server's refusal (status, code, the spec's text),
+   * or status 0 when the socket is not open, closes first or no answer comes in time (the outbox sends it again by
+   * its id, which the server stores once).
+   */
+  sendMessage(conversation: ConversationRef, message: SendMessageInput): Promise<SendMessageResult> {
+    if (this.statusValue !== 'open' || this.ws?.readyState !== WebSocket.OPEN) return Promise.reject(notConnected());
+    this.settleSend(message.id, notConnected());
+    return new Promise<SendMessageResult>((resolve, reject) => {
+      const timer = setTimeout(() => this.settleSend(message.id, notConnected()), SEND_ACK_TIMEOUT_MS);
+      this.pendingSends.set(message.id, { resolve, reject, timer });
+      this.send({ op: 'send', conversation, message });
+    });
+  }
+
+  private settleSend(id: string, outcome: SendMessageResult | ApiRequestError) {
+    const pending = this.pendingSends.get(id);
+    if (!pending) return;
+    this.pendingSends.delete(id);
+    clearTimeout(pending.timer);
+    if (outcome instanceof ApiRequestError) pending.reject(outcome);
+    else pending.resolve(outcome);
+  }
+
+  /** The socket is gone: no answer can come for what was sent on it. */
+  private failPendingSends() {
+    for (const id of [...this.pendingSends.keys()]) this.settleSend(id, notConnected());
+  }
+
   /** Reconnects at once (the browser came back online). */
   retryNow(): void {
     if (!this.users || this.statusValue === 'open' || this.statusValue === 'connecting') return;
@@ -158,6 +204,7 @@ export class RealtimeClient {
     const ws = this.ws;
     this.ws = null;
     ws?.close();
+    this.failPendingSends();
     this.cursor = null;
     this.setStatus('idle');
   }
@@ -172,6 +219,7 @@ export class RealtimeClient {
     const previous = this.ws;
     this.ws = null;
     previous?.close();
+    this.failPendingSends();
     const ws = new WebSocket(url);
     this.ws = ws;
     if (this.statusValue !== 'polling') this.setStatus('connecting');
@@ -194,6 +242,7 @@ export class RealtimeClient {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.failPendingSends();
       if (!this.users) return;
       // The session ended (signed out elsewhere, the account disabled): the app finds out from the session at once.
       if (event.code === WS_CLOSE_SIGNED_OUT) for (const fn of this.signedOutListeners) fn();
@@ -239,6 +288,15 @@ export class RealtimeClient {
         return;
       case 'ping':
         this.send({ op: 'pong' });
+        return;
+      case 'ack':
+        this.settleSend(frame.ref, { message: frame.message, created: frame.created });
+        return;
+      case 'error':
+        if (frame.ref) {
+          const code = frame.code ?? `http_${frame.status}`;
+          this.settleSend(frame.ref, new ApiRequestError(frame.status, code, frame.message, frame.field));
+        }
         return;
       default:
         return;

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
-import type { ChatMessage, MessageType } from '@studybuddy/shared/chat';
+import type { ChatMessage, ConversationRef, SendMessageInput, SendMessageResult } from '@studybuddy/shared/chat';
+import { ApiRequestError } from '../lib/api.ts';
 
 /** What the next request of a kind meets: an HTTP error status, no connection, or an answer lost after the write. */
 export type Outcome = number | 'network' | 'lost';
@@ -8,8 +9,9 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /**
- * The chat API as the outbox sees it, behind a stubbed `fetch`: sends are stored once per message id (a resend
- * answers `created: false`), attachments get an address. `failNext` scripts what the next requests meet.
+ * The chat API as the outbox sees it: `send` as the socket's `send` op answers (stored once per message id, a resend
+ * answers `created: false`), and behind a stubbed `fetch` attachments get an address and deletions. `failNext`
+ * scripts what the next sends and uploads meet.
  */
 export function fakeChatServer({ latencyMs = 0 } = {}) {
   const stored: ChatMessage[] = [];
@@ -22,7 +24,7 @@ export function fakeChatServer({ latencyMs = 0 } = {}) {
 
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
-    const [, , kind, id, action, messageId] = url.pathname.split('/');
+    const [, , , id, action, messageId] = url.pathname.split('/');
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
@@ -41,33 +43,39 @@ export function fakeChatServer({ latencyMs = 0 } = {}) {
         Object.assign(message, { content: '', deletedAt: message.deletedAt ?? new Date().toISOString() });
         return json(200, { message });
       }
-      if (action === 'messages' && init.method === 'POST') {
-        const body = JSON.parse(String(init.body)) as { id: string; type: MessageType; content: string };
-        sends.push(body.id);
-        const outcome = planned.send.shift();
-        if (outcome === 'network') throw new TypeError('Failed to fetch');
-        if (typeof outcome === 'number') {
-          return json(outcome, { error: { code: 'refused', message: `send refused (${outcome})` } });
-        }
-        let message = stored.find((m) => m.id === body.id);
-        const created = !message;
-        if (!message) {
-          message = {
-            id: body.id,
-            cursor: stored.length + 1,
-            conversation: { kind: kind === 'groups' ? 'group' : 'chat', id: id! },
-            senderId: 'me',
-            senderName: 'Me',
-            type: body.type,
-            content: body.content,
-            createdAt: new Date().toISOString(),
-          };
-          stored.push(message);
-        }
-        if (outcome === 'lost') throw new TypeError('Failed to fetch');
-        return json(201, { message, created });
-      }
       return json(404, { error: { code: 'not_found', message: 'Not found' } });
+    } finally {
+      inFlight -= 1;
+    }
+  });
+
+  /** The socket's `send` op: resolves with the ack, rejects as the real client does (status 0: no answer). */
+  const send = vi.fn(async (conversation: ConversationRef, body: SendMessageInput): Promise<SendMessageResult> => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
+      sends.push(body.id);
+      const outcome = planned.send.shift();
+      if (outcome === 'network') throw new ApiRequestError(0, 'network', 'Network error.');
+      if (typeof outcome === 'number') throw new ApiRequestError(outcome, 'refused', `send refused (${outcome})`);
+      let message = stored.find((m) => m.id === body.id);
+      const created = !message;
+      if (!message) {
+        message = {
+          id: body.id,
+          cursor: stored.length + 1,
+          conversation,
+          senderId: 'me',
+          senderName: 'Me',
+          type: body.type,
+          content: body.content,
+          createdAt: new Date().toISOString(),
+        };
+        stored.push(message);
+      }
+      if (outcome === 'lost') throw new ApiRequestError(0, 'network', 'Network error.');
+      return { message, created };
     } finally {
       inFlight -= 1;
     }
@@ -75,6 +83,7 @@ export function fakeChatServer({ latencyMs = 0 } = {}) {
 
   return {
     fetch,
+    send,
     stored,
     sends,
     uploads: () => uploads,

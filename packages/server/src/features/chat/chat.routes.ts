@@ -61,14 +61,14 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
       async (request) => history(ctx, requireUser(request).id, { kind, id: request.params.id }, request.query),
     );
 
-    // Acknowledged after the commit: 201 when stored now, 200 when this id was already stored (a retry).
+    // Clients send over the socket (`send` op, chat.socket.ts). This route stays only for the journeys' and benches'
+    // seeding until they move too: a thin call to the same service, whose per-minute limit applies to both.
     app.post(
       `${base}/:id/messages`,
       {
-        config: perUser(600),
         preValidation,
         schema: {
-          summary: `Sends a message to the ${kind} (idempotent by the message id)`,
+          summary: `Sends a message to the ${kind} (idempotent by the message id; clients use the socket's send op)`,
           tags,
           params: idParams,
           body: sendMessageSchema,
@@ -76,8 +76,7 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
         },
       },
       async (request, reply) => {
-        const user = requireUser(request);
-        const result = await sendMessage(ctx, user.id, { kind, id: request.params.id }, request.body);
+        const result = await sendMessage(ctx, requireUser(request).id, { kind, id: request.params.id }, request.body);
         return reply.status(result.created ? 201 : 200).send(result);
       },
     );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { chatIdFor, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
 import { connections } from '../../db/schema.ts';
+import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 
@@ -35,18 +36,73 @@ export const chatRef = (a: TestUser, b: TestUser): ConversationRef => ({ kind: '
 
 const base = (ref: ConversationRef) => `/api/${ref.kind === 'chat' ? 'chats' : 'groups'}/${encodeURIComponent(ref.id)}`;
 
-export function post(
+/** What a send answered, shaped like an HTTP answer: 201 stored now, 200 a retry of a stored id, else the refusal. */
+export interface SendAnswer {
+  statusCode: number;
+  /** The answer as JSON text (a test's failure message). */
+  body: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read like an inject answer's json()
+  json<T = any>(): T;
+}
+
+function answer(statusCode: number, data: unknown): SendAnswer {
+  return { statusCode, body: JSON.stringify(data), json: <T>() => data as T };
+}
+
+/** The app's address, listening on a free loopback port first when it does not listen yet. */
+const addresses = new WeakMap<App, Promise<string>>();
+function addressOf(app: App): Promise<string> {
+  let address = addresses.get(app);
+  if (!address) {
+    const bound = app.server.address();
+    address =
+      bound && typeof bound === 'object'
+        ? Promise.resolve(`http://127.0.0.1:${bound.port}`)
+        : app.listen({ port: 0, host: '127.0.0.1' });
+    addresses.set(app, address);
+  }
+  return address;
+}
+
+/**
+ * Sends a message as the web app does, over the one send path: the socket's `send` op on a tab of the student's
+ * own (opened for this message and closed after its answer), acknowledged after the commit.
+ */
+export async function post(
   app: App,
   user: TestUser,
   ref: ConversationRef,
-  body: { id?: string; type?: MessageType; content: string },
-) {
-  return app.inject({
-    method: 'POST',
-    url: `${base(ref)}/messages`,
-    headers: { cookie: user.cookie },
-    payload: { id: body.id ?? randomUUID(), type: body.type ?? 'text', content: body.content },
-  });
+  /** `type` may be any text: a test of what the server refuses. */
+  body: { id?: string; type?: MessageType | (string & {}); content: string; replyTo?: string },
+): Promise<SendAnswer> {
+  const message = { id: body.id ?? randomUUID(), type: body.type ?? 'text', content: body.content };
+  const base = await addressOf(app);
+  let tab: WsTestClient;
+  try {
+    tab = await WsTestClient.connect(base, user.cookie);
+  } catch (err) {
+    // The handshake was refused (signed out, too many sockets): its status, as a request would have had it.
+    const status = Number(/handshake refused: (\d+)/.exec(String(err))?.[1] ?? 0);
+    if (!status) throw err;
+    return answer(status, { error: { code: 'handshake_refused', message: String(err) } });
+  }
+  try {
+    await tab.waitFor((f) => f.type === 'hello', 60_000);
+    tab.send({
+      op: 'send',
+      conversation: ref,
+      message: { ...message, ...(body.replyTo ? { replyTo: body.replyTo } : {}) },
+    });
+    const reply = await tab.waitFor((f) => (f.type === 'ack' || f.type === 'error') && f.ref === message.id, 60_000);
+    if (reply.type === 'ack') {
+      return answer(reply.created ? 201 : 200, { message: reply.message, created: reply.created });
+    }
+    if (reply.type !== 'error') throw new Error('unreachable');
+    const error = { code: reply.code, message: reply.message, ...(reply.field ? { field: reply.field } : {}) };
+    return answer(reply.status, { error });
+  } finally {
+    await tab.close();
+  }
 }
 
 export function history(app: App, user: TestUser, ref: ConversationRef, query = '') {

@@ -15,6 +15,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import { withinPerMinute } from '../../platform/rate-limit-presets.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import { attachmentIsValid } from './attachments.service.ts';
 import {
@@ -149,10 +150,14 @@ function publishWritten(
   for (const listen of ctx.registry.messageListeners) listen(notices);
 }
 
+/** Messages a student may send a minute per conversation kind (a burst past it: 429, which the outbox retries). */
+export const SENDS_PER_MINUTE = 600;
+
 /**
- * Stores a message once whatever the retries (the client's id is the key) and answers after the commit.
- * Publishes `message.created` to every member and the friend's new unread count. Messages arriving together
- * are written together (group commit), each still all or nothing.
+ * The one send path (the socket's `send` op, chat.socket.ts): stores a message once whatever the retries (the
+ * client's id is the key) and answers after the commit. Publishes `message.created` to every member and the
+ * friend's new unread count. Messages arriving together are written together (group commit), each still all or
+ * nothing. Limited per student and minute (RATE_LIMITS) like the other writes.
  */
 export async function sendMessage(
   ctx: AppContext,
@@ -160,6 +165,7 @@ export async function sendMessage(
   ref: ConversationRef,
   input: SendMessageInput,
 ): Promise<SendMessageResult> {
+  await withinPerMinute(ctx.db, ctx.config.rateLimits, `send:${ref.kind}`, userId, SENDS_PER_MINUTE);
   if (input.type !== 'text' && !(await attachmentIsValid(ctx, ref, input.type, input.content))) {
     // A retry of a stored message needs no check of its file.
     const stored = await repo.findMessage(ctx.db, input.id);

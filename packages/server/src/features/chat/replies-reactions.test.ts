@@ -39,12 +39,7 @@ const reactOn = (app: App2, user: TestUser, ref: ConversationRef, messageId: str
   });
 
 const replyIn = (app: App2, user: TestUser, ref: ConversationRef, replyTo: string, content = 'a reply') =>
-  app.inject({
-    method: 'POST',
-    url: `${base(ref)}/messages`,
-    headers: { cookie: user.cookie },
-    payload: { id: randomUUID(), type: 'text', content, replyTo },
-  });
+  post(app, user, ref, { content, replyTo });
 
 describe('replies and reactions', () => {
   let t: TestApp;
@@ -126,12 +121,7 @@ describe('replies and reactions', () => {
     const toPicture = (await replyIn(t.app, ada, ref, picture.id, 'nice')).json().message as ChatMessage;
     expect(toPicture.replyTo).toMatchObject({ id: picture.id, type: 'image', excerpt: '' });
     // Retrying a reply (same id) answers the stored one, quote included.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `${base(ref)}/messages`,
-      headers: { cookie: ada.cookie },
-      payload: { id: reply.id, type: 'text', content: 'Yes, at 3', replyTo: original.id },
-    });
+    const again = await post(t.app, ada, ref, { id: reply.id, content: 'Yes, at 3', replyTo: original.id });
     expect(again.statusCode).toBe(200);
     expect(again.json().message).toEqual(reply);
   });

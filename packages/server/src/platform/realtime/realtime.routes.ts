@@ -62,7 +62,10 @@ interface SocketState {
 
 function errorFrame(err: unknown, ref?: string): ServerFrame {
   const known = knownError(err);
-  if (known) return { type: 'error', ref, status: known.statusCode, message: known.message };
+  if (known) {
+    const { statusCode: status, message, code, field } = known;
+    return { type: 'error', ref, status, message, code, ...(field ? { field } : {}) };
+  }
   return { type: 'error', ref, status: 500, message: 'Something went wrong on our side. Please try again.' };
 }
 

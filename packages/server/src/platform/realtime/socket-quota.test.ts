@@ -32,7 +32,7 @@ describe('open sockets per student (QUOTA_SOCKETS)', () => {
     const third = await WsTestClient.connect(base, ada.cookie);
     const refusal = MSG.quota.exceeded(MSG.quota.sockets, '2', MSG.quota.closeTabs);
     expect(await closed(third)).toEqual({ code: WS_CLOSE_QUOTA, reason: refusal });
-    expect(third.frames).toEqual([{ type: 'error', status: 429, message: refusal }]);
+    expect(third.frames).toEqual([{ type: 'error', status: 429, code: 'quota_exceeded', message: refusal }]);
 
     // Another student is not affected.
     const bobs = await WsTestClient.connect(base, bob.cookie);

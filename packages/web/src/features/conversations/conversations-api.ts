@@ -6,8 +6,6 @@ import type {
   ConversationRef,
   MessagePage,
   MessageResult,
-  SendMessageInput,
-  SendMessageResult,
   UnreadCounts,
 } from '@studybuddy/shared/chat';
 import { api, ApiRequestError } from '../../lib/api.ts';
@@ -45,8 +43,6 @@ export const conversationsApi = {
     ).toString();
     return api<MessagePage>(`${conversationBase(ref)}/messages${params ? `?${params}` : ''}`);
   },
-  send: (ref: ConversationRef, message: SendMessageInput) =>
-    api<SendMessageResult>(`${conversationBase(ref)}/messages`, { body: message }),
   /** Replaces the text of one's own text message (within the edit window). */
   edit: (ref: ConversationRef, messageId: string, content: string) =>
     api<MessageResult>(`${conversationBase(ref)}/messages/${encodeURIComponent(messageId)}`, {

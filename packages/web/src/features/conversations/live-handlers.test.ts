@@ -81,6 +81,7 @@ describe('conversation and group handlers on the real-time channel', () => {
     const server = fakeChatServer();
     server.failNext('send', 'network');
     vi.stubGlobal('fetch', server.fetch);
+    vi.spyOn(realtime, 'sendMessage').mockImplementation(server.send);
     open();
     const history: History = { pages: [{ messages: [message(9, chat)], hasMore: false }], pageParams: [undefined] };
     client.setQueryData(conversationKeys.messages(chat), history);
@@ -209,6 +210,7 @@ describe('conversation and group handlers on the real-time channel', () => {
   it('send what the outbox holds as soon as the channel is back', async () => {
     const server = fakeChatServer();
     vi.stubGlobal('fetch', server.fetch);
+    vi.spyOn(realtime, 'sendMessage').mockImplementation(server.send);
     open();
     server.failNext('send', 'network', 'network');
     outbox.add({ id: 'm1', type: 'text', text: 'hello', conversation: chat, senderId: 'me', senderName: 'Me' });
@@ -225,6 +227,7 @@ describe('conversation and group handlers on the real-time channel', () => {
   it('send what the outbox holds as soon as the server asks for a resync (its database is back)', async () => {
     const server = fakeChatServer();
     vi.stubGlobal('fetch', server.fetch);
+    vi.spyOn(realtime, 'sendMessage').mockImplementation(server.send);
     open();
     server.failNext('send', 503, 503, 503);
     outbox.add({ id: 'm1', type: 'text', text: 'hello', conversation: chat, senderId: 'me', senderName: 'Me' });

@@ -14,7 +14,7 @@ let unbinds: (() => void)[];
 
 /** A tab's outbox for user `me` (a new instance is a reloaded tab: only localStorage carries over). */
 function openTab(userId = 'me') {
-  const box = new Outbox();
+  const box = new Outbox((ref, message) => server.send(ref, message));
   const hooks = { onSent: vi.fn(), onFailed: vi.fn() };
   const unbind = box.bind(userId, hooks);
   unbinds.push(unbind);

@@ -1,16 +1,24 @@
 import { useSyncExternalStore } from 'react';
-import type { ChatMessage, ConversationRef, MessageType } from '@studybuddy/shared/chat';
+import type {
+  ChatMessage,
+  ConversationRef,
+  MessageType,
+  SendMessageInput,
+  SendMessageResult,
+} from '@studybuddy/shared/chat';
 import type { MessageQuote } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
+import { realtime } from '../../lib/realtime.ts';
 import { onStudentForgotten } from '../../lib/student-data.ts';
 import { conversationsApi } from './conversations-api.ts';
 import { outboxStorageKey, readStoredOutbox } from './outbox-storage.ts';
 
 /**
  * Messages of this tab not acknowledged yet. Each has the id the server stores it under, so sending it again
- * after a failure never makes a second copy. Sent in order; kept while offline (text messages survive a
- * reload) and sent when the connection returns.
+ * after a failure never makes a second copy. Sent in order over the real-time socket (its `send` op, acknowledged
+ * after the commit); kept while offline or while the socket is down (text messages survive a reload) and sent when
+ * the connection returns.
  */
 export interface OutboxEntry {
   id: string;
@@ -32,12 +40,15 @@ export interface OutboxEntry {
   error?: string;
 }
 
+/** How a message reaches the server: the socket's `send` op, answered after the commit (tests pass their own). */
+export type MessageSender = (conversation: ConversationRef, message: SendMessageInput) => Promise<SendMessageResult>;
+
 interface Hooks {
   onSent(message: ChatMessage): void;
   onFailed(entry: OutboxEntry, text: string): void;
 }
 
-/** A failure worth retrying: no connection, timeout, rate limit, server trouble. */
+/** A failure worth retrying: no connection (no open socket), no answer in time, rate limit, server trouble. */
 const transient = (err: unknown) =>
   !(err instanceof ApiRequestError) ||
   err.status === 0 ||
@@ -73,6 +84,8 @@ function failureText(entry: OutboxEntry, failure: Stage): string {
 }
 
 export class Outbox {
+  constructor(private readonly sendMessage: MessageSender = (ref, message) => realtime.sendMessage(ref, message)) {}
+
   private entries: OutboxEntry[] = [];
   private readonly listeners = new Set<() => void>();
   private hooks: Hooks | null = null;
@@ -222,7 +235,7 @@ export class Outbox {
       content = url;
     }
     try {
-      const res = await conversationsApi.send(entry.conversation, {
+      const res = await this.sendMessage(entry.conversation, {
         id: entry.id,
         type: entry.type,
         content: content ?? '',
