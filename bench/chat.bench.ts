@@ -1,8 +1,8 @@
 // Real-time messaging at campus scale (issues 6 and 16). Loopback clients, one per user: 1,000 users in 500
 // one-to-one chats and 50 groups of 10; 80 % of the messages go to chats, 20 % to groups (9 others each). Every
 // delivery is timed send → receive; lost and duplicated deliveries are counted. Our messages are sent as the web
-// app sends them, POST …/messages over a keep-alive connection per student, answered after the commit
-// (BENCH_SEND=socket: the socket's `send` op instead, acknowledged after the commit). Each step also prints the
+// app sends them, the socket's `send` op on each student's socket, acknowledged after the commit (BENCH_SEND=http:
+// POST …/messages over a keep-alive connection per student instead, the seeding route). Each step also prints the
 // server's and the database's CPU-seconds per 1,000 messages and the database transactions per message.
 // Runs (BENCH_RUNS, all by default):
 //   echo      a bare `ws` server forwarding the same frames (the floor of this machine)
@@ -29,7 +29,7 @@
 // Env: BENCH_USERS (1000), BENCH_RATES (250,500,1000,1500,2000,2500,3000,3500,4000), BENCH_P99_LIMIT (50),
 //      BENCH_CROWD (10000), BENCH_CROWD_SENDERS (1000), BENCH_CROWD_RATE (500), BENCH_CROWD_IDLE_SECONDS (20),
 //      BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
-//      BENCH_SERVER_NODE_ARGS (extra node flags for our servers, e.g. --cpu-prof), BENCH_SEND (http or socket).
+//      BENCH_SERVER_NODE_ARGS (extra node flags for our servers, e.g. --cpu-prof), BENCH_SEND (socket, the default, or http).
 // Helpers in bench/chat/: load.ts (population, steps, ramp), ours.ts (echo and our server), ejabberd.ts,
 // seed.ts (bulk seeding), echo-server.ts, util.ts.
 import { availableParallelism, loadavg } from 'node:os';

@@ -51,8 +51,8 @@ async function waitHealthy(url: string, logs: string[], child: ChildProcess) {
   throw new Error(`server did not start:\n${logs.join('')}`);
 }
 
-/** How our clients send (BENCH_SEND): `http` (POST …/messages, as the web app does) or `socket` (the `send` op). */
-const SEND_PATH = process.env.BENCH_SEND ?? 'http';
+/** How our clients send (BENCH_SEND): `socket` (the `send` op, as the web app does) or `http` (POST …/messages). */
+const SEND_PATH = process.env.BENCH_SEND ?? 'socket';
 
 export async function echoTarget(pop: Population): Promise<Target> {
   const port = await freePort();
