@@ -5,7 +5,6 @@
 // more attempt, by one instance, from the page it had reached) and ends done; the students lose and double nothing;
 // back (upload resumed, job taken over) within the leases: the upload lock's 10 s, the job's 30 s, plus 10 s.
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import pg from 'pg';
 import { scannedPdf } from '../../packages/server/src/features/documents/test/fixtures.ts';
 import { createS3Storage } from '../../packages/server/src/platform/storage/s3-storage.ts';
 import { lastLines, spawnServer, type SpawnedServer } from '../../packages/server/src/test/spawn-server.ts';
+import { streamingPatch } from '../../packages/server/src/test/streaming-patch.ts';
 import { logIn } from '../abuse/http.ts';
 import { onCleanup, root, sleep, spawnLogged, stopChild, withDatabase } from '../chat/util.ts';
 import type { FaultRow } from './fault-row.ts';
@@ -87,36 +87,6 @@ async function startS3(bucket: string): Promise<BenchS3> {
     },
     close,
   };
-}
-
-/** A PATCH whose body goes out a megabyte at a time; resolves with the answer's status, or 0 when it broke. */
-function streamingPatch(url: string, cookie: string, offset: number, body: Buffer, onSent: (n: number) => void) {
-  return new Promise<number>((resolve) => {
-    const req = request(url, {
-      method: 'PATCH',
-      headers: {
-        ...TUS,
-        cookie,
-        'Upload-Offset': String(offset),
-        'Content-Type': 'application/offset+octet-stream',
-        'Content-Length': String(body.length),
-      },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve(0));
-    void (async () => {
-      for (let at = 0; at < body.length && !req.destroyed; at += MB) {
-        const chunk = body.subarray(at, at + MB);
-        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
-        onSent(at + chunk.length);
-        await sleep(100);
-      }
-      req.end();
-    })();
-  });
 }
 
 interface JobRow {
@@ -213,9 +183,16 @@ async function run5(url: string): Promise<FaultRow> {
     const firstPatch = await patch(dying, 0, data.subarray(0, FIRST_CHUNK));
     if (firstPatch.status !== 204) throw new Error(`the first PATCH answered ${firstPatch.status}`);
     let sent = 0;
-    const cut = streamingPatch(`${dying.base}${location}`, cookie, FIRST_CHUNK, data.subarray(FIRST_CHUNK), (n) => {
-      sent = n;
-    });
+    const cut = streamingPatch(
+      `${dying.base}${location}`,
+      cookie,
+      FIRST_CHUNK,
+      data.subarray(FIRST_CHUNK),
+      (n) => {
+        sent = n;
+      },
+      100,
+    );
     while (sent < 10 * MB) await sleep(20);
     const docPageAtKill = (await docOf(third)).progress?.page ?? 0;
 

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { createSession, SESSION_COOKIE } from '../features/auth/session.ts';
 import { scannedPdf } from '../features/documents/test/fixtures.ts';
 import { formData } from '../features/documents/test/helpers.ts';
 import { spawnServer, type SpawnedServer } from '../test/spawn-server.ts';
+import { streamingPatch } from '../test/streaming-patch.ts';
 import { freshPostgres } from '../test/test-app.ts';
 import { createS3Storage } from './storage/s3-storage.ts';
 import { startLocalS3, type LocalS3 } from './storage/s3-test-server.ts';
@@ -58,39 +58,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }
-}
-
-/**
- * A PATCH whose body goes out a megabyte at a time; `onSent` hears how much has been written. Resolves with the
- * answer's status, or 0 when the connection broke.
- */
-function streamingPatch(url: string, cookie: string, offset: number, body: Buffer, onSent: (bytes: number) => void) {
-  return new Promise<number>((resolve) => {
-    const req = request(url, {
-      method: 'PATCH',
-      headers: {
-        ...TUS,
-        cookie,
-        'Upload-Offset': String(offset),
-        'Content-Type': 'application/offset+octet-stream',
-        'Content-Length': String(body.length),
-      },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve(0));
-    void (async () => {
-      for (let at = 0; at < body.length && !req.destroyed; at += MB) {
-        const chunk = body.subarray(at, at + MB);
-        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
-        onSent(at + chunk.length);
-        await sleep(30);
-      }
-      req.end();
-    })();
-  });
 }
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('an instance dies mid-upload and mid-document', () => {
@@ -151,7 +118,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an instance dies mid-upload and
 
     // The next chunk is on its way (past one whole 8 MB part of the bucket) when its instance dies.
     let sent = 0;
-    const cut = streamingPatch(`${dying.base}${url}`, cookie, first, data.subarray(first), (n) => (sent = n));
+    const cut = streamingPatch(`${dying.base}${url}`, cookie, first, data.subarray(first), (n) => (sent = n), 30);
     await until('10 MB of the chunk sent', async () => (sent >= 10 * MB ? true : undefined), 60_000);
     await dying.kill();
     expect(await cut).toBe(0);
