@@ -3,15 +3,10 @@
 //   node --import tsx bench/schedule.bench.ts            # PGlite (embedded)
 //   node --import tsx bench/schedule.bench.ts --pg URL   # PostgreSQL (a scratch database is created and dropped)
 // Targets (PostgreSQL): Find a time p95 < 50 ms, ranking p95 < 100 ms.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { YEARS } from '../packages/shared/src/limits.ts';
-import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
+import { scratchApp } from './scratch-app.ts';
 import {
   befriend,
   cookieFor,
@@ -49,24 +44,8 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 async function main() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-bench-'));
-  let databaseUrl: string | undefined;
-  const dbName = `sb_bench_${randomBytes(4).toString('hex')}`;
-  if (pgBase) {
-    const admin = new pg.Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(pgBase);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
-  const app = await buildApp(config, { logger: false });
+  const scratch = await scratchApp(pgBase);
+  const { app } = scratch;
   const db = app.ctx.db;
   try {
     const t0 = Date.now();
@@ -141,14 +120,7 @@ async function main() {
       100,
     );
   } finally {
-    await app.close();
-    await rm(dataDir, { recursive: true, force: true });
-    if (pgBase) {
-      const admin = new pg.Client({ connectionString: pgBase });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await scratch.close();
   }
 }
 

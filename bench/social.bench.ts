@@ -2,14 +2,9 @@
 // 1–10 courses each. Prints p50/p95 of the first suggestions page and of a 3-letter user search.
 //   node --import tsx bench/social.bench.ts            # PGlite (embedded)
 //   node --import tsx bench/social.bench.ts --pg URL   # PostgreSQL (a scratch database is created and dropped)
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { cpus, loadavg } from 'node:os';
 import { YEARS } from '../packages/shared/src/limits.ts';
-import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
+import { scratchApp } from './scratch-app.ts';
 import {
   cookieFor,
   insertStudents,
@@ -116,24 +111,8 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 async function main() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-bench-'));
-  let databaseUrl: string | undefined;
-  const dbName = `sb_bench_${randomBytes(4).toString('hex')}`;
-  if (pgBase) {
-    const admin = new pg.Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(pgBase);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
-  const app = await buildApp(config, { logger: false });
+  const scratch = await scratchApp(pgBase, { keep });
+  const { app } = scratch;
   const db = app.ctx.db;
   try {
     const t0 = Date.now();
@@ -144,7 +123,7 @@ async function main() {
     ];
     const made = await insertStudents(db, specs);
     await db.execute('VACUUM ANALYZE');
-    if (keep && databaseUrl) console.log(`database ${databaseUrl}`);
+    if (keep && scratch.databaseUrl) console.log(`database ${scratch.databaseUrl}`);
     console.log(
       `seeded ${made.length} students (${MAIN} in UCLA) in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${pgBase ? 'PostgreSQL' : 'PGlite'}`,
     );
@@ -181,15 +160,7 @@ async function main() {
     await measure('suggestions, first page (10)', () => '/api/social/matches?limit=10');
     await measure('user search, 3 letters', () => `/api/social/search?q=${pick(FIRST).slice(0, 3).toLowerCase()}`);
   } finally {
-    await app.close();
-    if (keep && !pgBase) console.log(`data dir kept: ${dataDir}`);
-    else await rm(dataDir, { recursive: true, force: true });
-    if (pgBase && !keep) {
-      const admin = new pg.Client({ connectionString: pgBase });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await scratch.close();
   }
 }
 
