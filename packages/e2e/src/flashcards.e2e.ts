@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { chooseFiles, logIn } from './profile-helpers.ts';
+import { COURSE_TEXT } from '../../server/src/features/flashcards/flashcards.test-kit.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 const OWNER = 'cards-owner@g.ucla.edu';
@@ -11,21 +12,8 @@ const MEMBER = 'cards-member@g.ucla.edu';
 const COURSE = 'BIO 101';
 const T = MSG.flashcards;
 
-// Key terms, dates, numbers and names: the cards and the quiz come from these sentences.
-const NOTES = [
-  'Photosynthesis is the process by which green plants turn light, water and carbon dioxide into sugar.',
-  'The Treaty of Versailles was signed on June 28, 1919 in the Hall of Mirrors.',
-  'About 71% of the surface of the Earth is covered by water.',
-  'Marie Curie won the Nobel Prize in Physics together with Pierre Curie and Henri Becquerel.',
-  'A mitochondrion is an organelle that produces most of the chemical energy of the cell.',
-  'The Battle of Hastings was fought between the Norman army and the English army.',
-  'The Berlin Wall fell on November 9, 1989 after weeks of protest.',
-  'Osmosis is the movement of water through a membrane from a dilute to a concentrated solution.',
-  'The human heart beats about 100,000 times in a single day.',
-  'Charles Darwin sailed around the world on the ship named Beagle with Robert FitzRoy.',
-  'An enzyme is a protein that speeds up a chemical reaction without being used up.',
-  'A ribosome is a molecular machine that builds proteins from amino acids.',
-].join(' ');
+// Key terms, dates, numbers and names: the cards and the quiz come from these sentences (the server tests' too).
+const NOTES = COURSE_TEXT;
 
 /** Set FLASHCARDS_SCREENSHOTS to a folder for pictures of the screens at 1280 and 375 pixels wide. */
 async function shoot(page: Page, name: string): Promise<void> {
