@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import JSZip from 'jszip';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +6,10 @@ import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shar
 import { QUICK_REACTIONS } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import type { SinceResult } from '@studybuddy/shared/realtime';
-import { buildApp, type App } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
 import { messageReactions, messages } from '../../db/schema.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { secondInstance } from '../../test/second-instance.ts';
 import { exportArchive } from '../data-export/data-export.service.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { REACTIONS_PER_MINUTE } from './chat.routes.ts';
@@ -356,30 +352,17 @@ describe('replies and reactions', () => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('reactions across two instances on PostgreSQL', () => {
   let one: TestApp;
-  let two: App;
-  let twoDir: string;
+  let closeBoth: () => Promise<void>;
   let urls: [string, string];
   let ada: TestUser;
   let bob: TestUser;
   beforeAll(async () => {
     one = await createTestApp();
-    twoDir = await mkdtemp(path.join(tmpdir(), 'sb-test-two-'));
-    two = await buildApp(
-      loadConfig({
-        DATA_DIR: twoDir,
-        LOG_LEVEL: 'silent',
-        PUBLIC_URL: 'http://localhost:3000',
-        DATABASE_URL: one.config.databaseUrl!,
-      }),
-      { logger: false },
-    );
-    urls = [await one.app.listen({ port: 0, host: '127.0.0.1' }), await two.listen({ port: 0, host: '127.0.0.1' })];
+    ({ urls, close: closeBoth } = await secondInstance(one));
     [ada, bob] = await friends(one.app, 2, ['Ada', 'Bob']);
   });
   afterAll(async () => {
-    await two.close();
-    await one.close();
-    await rm(twoDir, { recursive: true, force: true });
+    await closeBoth();
   });
 
   it('a reaction made through instance 1 reaches the friend and the reactor’s other tab on instance 2', async () => {

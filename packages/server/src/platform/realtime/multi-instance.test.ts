@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
+import type { App } from '../../app.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { secondInstance } from '../../test/second-instance.ts';
 import { chatRef, friends, post } from '../../features/chat/chat.test-kit.ts';
 import type { TestUser } from '../../test/users.ts';
 import { WsTestClient } from './ws-test-client.ts';
@@ -13,29 +10,17 @@ import { WsTestClient } from './ws-test-client.ts';
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL database', () => {
   let one: TestApp;
   let two: App;
-  let twoDir: string;
+  let closeBoth: () => Promise<void>;
   let urls: [string, string];
   let ada: TestUser;
   let bob: TestUser;
   beforeAll(async () => {
     one = await createTestApp();
-    twoDir = await mkdtemp(path.join(tmpdir(), 'sb-test-two-'));
-    two = await buildApp(
-      loadConfig({
-        DATA_DIR: twoDir,
-        LOG_LEVEL: 'silent',
-        PUBLIC_URL: 'http://localhost:3000',
-        DATABASE_URL: one.config.databaseUrl!,
-      }),
-      { logger: false },
-    );
-    urls = [await one.app.listen({ port: 0, host: '127.0.0.1' }), await two.listen({ port: 0, host: '127.0.0.1' })];
+    ({ two, urls, close: closeBoth } = await secondInstance(one));
     [ada, bob] = await friends(one.app, 2, ['Ada', 'Bob']);
   });
   afterAll(async () => {
-    await two.close();
-    await one.close();
-    await rm(twoDir, { recursive: true, force: true });
+    await closeBoth();
   });
 
   it('a message posted through instance 1 reaches a client of instance 2, and back', async () => {
