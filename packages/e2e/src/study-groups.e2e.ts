@@ -50,7 +50,7 @@ describe('Find a study group in Chromium', () => {
   it('proposes a classmate, invites her in one step; she accepts and the group has both', async () => {
     await ada.goto(`${server.url}/matchmaking`);
     const finder = ada.getByRole('region', { name: M.title });
-    await finder.getByRole('textbox', { name: M.course }).click();
+    await finder.getByLabel(M.course).click();
     await ada.getByRole('option', { name: 'Linear Algebra' }).click();
     await finder.getByRole('button', { name: M.find }).click();
     const classmate = finder.getByRole('checkbox', { name: 'Cleo Classmate' });

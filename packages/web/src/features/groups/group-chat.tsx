@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Menu, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { LogOut, UserPlus, Users } from 'lucide-react';
+import { EllipsisVertical, LogOut, UserPlus, Users } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
+import { STUDY_GROUPS_MSG } from '@studybuddy/shared/messages/study-groups';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { ConversationHeader, ConversationView } from '../conversations/index.ts';
 import { MuteGroupButton } from '../push/index.ts';
@@ -68,9 +69,40 @@ export function GroupChat({ groupId, me, onBack, onLeft, focusCursor }: Props) {
                   )}
                 />
                 <PlanSessionButton conversation={{ kind: 'group', id: group.id }} name={group.name} />
-                {action(MSG.groups.members, <Users size={18} aria-hidden />, 'members')}
-                {action(MSG.groups.addMembers, <UserPlus size={18} aria-hidden />, 'add')}
-                {action(MSG.groups.leave, <LogOut size={18} aria-hidden />, 'leave', 'red')}
+                {/* Wide screens: every action as an icon. Phones: the secondary ones in a menu, so the name has room. */}
+                <Group gap={4} wrap="nowrap" visibleFrom="sm">
+                  {action(MSG.groups.members, <Users size={18} aria-hidden />, 'members')}
+                  {action(MSG.groups.addMembers, <UserPlus size={18} aria-hidden />, 'add')}
+                  {action(MSG.groups.leave, <LogOut size={18} aria-hidden />, 'leave', 'red')}
+                </Group>
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="lg"
+                      aria-label={STUDY_GROUPS_MSG.groupHeader.more}
+                      hiddenFrom="sm"
+                    >
+                      <EllipsisVertical size={18} aria-hidden />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<Users size={16} aria-hidden />} onClick={() => setOpen('members')}>
+                      {MSG.groups.members}
+                    </Menu.Item>
+                    <Menu.Item leftSection={<UserPlus size={16} aria-hidden />} onClick={() => setOpen('add')}>
+                      {MSG.groups.addMembers}
+                    </Menu.Item>
+                    <Menu.Item
+                      color="red"
+                      leftSection={<LogOut size={16} aria-hidden />}
+                      onClick={() => setOpen('leave')}
+                    >
+                      {MSG.groups.leave}
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
               </Group>
             }
           />
