@@ -85,6 +85,18 @@ describe('real-time client', () => {
     second();
   });
 
+  it('has the screens refetch once even when a live event comes before the first hello', () => {
+    start();
+    FakeWebSocket.last.accept();
+    // The server subscribes the socket before it reads the cursor for hello: an event can arrive first.
+    FakeWebSocket.last.receive({ type: 'event', event: created(11) });
+    FakeWebSocket.last.receive({ type: 'hello', cursor: 10 });
+    expect(seen).toEqual([11]);
+    expect(resyncs).toEqual([true]);
+    FakeWebSocket.last.receive({ type: 'hello', cursor: 12 });
+    expect(resyncs).toEqual([true]);
+  });
+
   it('reconnects after a drop naming the last cursor, subscribes again, and applies what it missed', async () => {
     start();
     client.subscribe('conversation:chat:a_b');

@@ -51,6 +51,8 @@ export class RealtimeClient {
   private users = 0;
   private statusValue: RealtimeStatus = 'idle';
   private cursor: number | null = null;
+  /** Whether the screens refetched since this channel started (live events may come before the first hello). */
+  private synced = false;
   private attempt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
@@ -206,6 +208,7 @@ export class RealtimeClient {
     ws?.close();
     this.failPendingSends();
     this.cursor = null;
+    this.synced = false;
     this.setStatus('idle');
   }
 
@@ -270,9 +273,12 @@ export class RealtimeClient {
         this.attempt = 0;
         this.stopPolling();
         this.setStatus('open');
-        // First connection: live from here on; what was fetched before the socket opened is refetched.
-        if (this.cursor === null) {
-          this.cursor = frame.cursor;
+        // First connection: live from here on; what was fetched before the socket opened is refetched. The server
+        // subscribes the socket before it reads hello's cursor, so a live event may have come (and moved the
+        // cursor) already.
+        if (!this.synced) {
+          this.synced = true;
+          this.cursor = Math.max(this.cursor ?? 0, frame.cursor);
           this.resynced(true);
         }
         return;
@@ -339,7 +345,8 @@ export class RealtimeClient {
       if (!first) for (const event of result.events) this.dispatch(event);
       this.cursor = Math.max(this.cursor ?? 0, result.cursor);
       // The first round only learns where to start: what was fetched before is refetched.
-      this.resynced(first || result.truncated);
+      this.resynced(first || !this.synced || result.truncated);
+      this.synced = true;
     } catch {
       // Offline as well: try again next round.
     }
