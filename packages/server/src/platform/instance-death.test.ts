@@ -15,6 +15,7 @@ import { formData } from '../features/documents/test/helpers.ts';
 import { spawnServer, type SpawnedServer } from '../test/spawn-server.ts';
 import { streamingPatch } from '../test/streaming-patch.ts';
 import { freshPostgres } from '../test/test-app.ts';
+import { logLines, tusMetadata, until } from '../test/spawned-logs.ts';
 import { createS3Storage } from './storage/s3-storage.ts';
 import { startLocalS3, type LocalS3 } from './storage/s3-test-server.ts';
 
@@ -27,39 +28,6 @@ import { startLocalS3, type LocalS3 } from './storage/s3-test-server.ts';
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const MB = 1024 * 1024;
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('base64');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const tusMetadata = (m: Record<string, string>) =>
-  Object.entries(m)
-    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
-    .join(',');
-
-interface LogLine {
-  msg?: string;
-  job?: string;
-  upload?: string;
-}
-const logLines = (server: SpawnedServer): LogLine[] =>
-  server
-    .logs()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as LogLine];
-      } catch {
-        return [];
-      }
-    });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
 describe.skipIf(!process.env.TEST_DATABASE_URL)('an instance dies mid-upload and mid-document', () => {
   let pgDb: NonNullable<Awaited<ReturnType<typeof freshPostgres>>>;
   let s3: LocalS3;

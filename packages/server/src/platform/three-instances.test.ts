@@ -18,6 +18,7 @@ import { WsTestClient } from './realtime/ws-test-client.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../test/round-robin-proxy.ts';
 import { spawnServer, type SpawnedServer } from '../test/spawn-server.ts';
 import { freshPostgres } from '../test/test-app.ts';
+import { logLines, tusMetadata, until } from '../test/spawned-logs.ts';
 
 /**
  * Issue 14, several instances: three real servers (child processes) on one PostgreSQL database and one S3 bucket,
@@ -30,39 +31,6 @@ const PASSWORD = 'password123';
 const SOCKET_QUOTA = 2;
 const OPEN_UPLOADS = 3;
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('base64');
-const tusMetadata = (m: Record<string, string>) =>
-  Object.entries(m)
-    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
-    .join(',');
-
-interface LogLine {
-  msg?: string;
-  job?: string;
-  upload?: string;
-  yielded?: boolean;
-}
-const logLines = (server: SpawnedServer): LogLine[] =>
-  server
-    .logs()
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as LogLine];
-      } catch {
-        return [];
-      }
-    });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe.skipIf(!process.env.TEST_DATABASE_URL)('three instances behind a round-robin proxy', () => {
   let pgDb: NonNullable<Awaited<ReturnType<typeof freshPostgres>>>;
   let s3: LocalS3;
