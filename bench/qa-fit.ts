@@ -26,7 +26,7 @@ import {
   refusalFeatures,
 } from '../packages/server/src/features/documents/nlp/refusal.ts';
 import { quote } from '../packages/server/src/features/documents/nlp/summarise.ts';
-import { wordsOf } from '../packages/server/src/features/documents/nlp/kind-cues.ts';
+import { questionNames, wordsOf } from '../packages/server/src/features/documents/nlp/kind-cues.ts';
 import { questionKind } from '../packages/server/src/features/documents/nlp/question-kind.ts';
 import { queryTerms } from '../packages/server/src/features/documents/nlp/text-analysis.ts';
 import type { PageText } from '../packages/server/src/features/documents/text-types.ts';
@@ -75,7 +75,11 @@ for (const article of articles) {
   article.paragraphs.forEach((paragraph, i) => {
     for (const qa of paragraph.qas) {
       const terms = queryTerms(qa.question);
-      const options = { kind: questionKind(qa.question).kind, questionWords: wordsOf(qa.question) };
+      const options = {
+        kind: questionKind(qa.question).kind,
+        questionWords: wordsOf(qa.question),
+        names: questionNames(qa.question),
+      };
       const weights = termWeights(index.words, terms);
       const ranked = terms.length ? rankSentences(passages, index.search, terms, weights, options) : [];
       const a = {
@@ -225,6 +229,8 @@ for (const a of asked) {
   x.push(refusalFeatures(a.question, a.ranked, c.r, c.span, termWeights(words.get(a)!, terms), words.get(a)!));
   y.push(a.golds.length > 0);
 }
+// QA_FIT_DUMP=/tmp/file.json keeps the refusal's features to try other models on without re-reading the set.
+if (process.env.QA_FIT_DUMP) writeFileSync(process.env.QA_FIT_DUMP, JSON.stringify({ x, y }));
 const logistic = fitLogistic(x, y);
 const refuse = { coefficients: logistic.slice(0, -1), intercept: logistic[logistic.length - 1]! };
 const probabilities = x.map((f) => answerableProbability(f, refuse));

@@ -56,6 +56,8 @@ interface Outcome {
   shown: string;
   page: number | null;
   ms: number;
+  /** CPU time of the process over the question (the wall time also counts other processes' turns). */
+  cpuMs?: number;
 }
 
 interface Tally {
@@ -71,6 +73,7 @@ interface Tally {
   refusedUnanswerable: number;
   refusedAnswerable: number;
   ms: number[];
+  cpuMs: number[];
 }
 const tally = (name: string): Tally => ({
   name,
@@ -85,10 +88,12 @@ const tally = (name: string): Tally => ({
   refusedUnanswerable: 0,
   refusedAnswerable: 0,
   ms: [],
+  cpuMs: [],
 });
 
 function record(t: Tally, o: Outcome, golds: string[], page: number) {
   t.ms.push(o.ms);
+  if (o.cpuMs !== undefined) t.cpuMs.push(o.cpuMs);
   if (!golds.length) {
     t.unanswerable++;
     if (!o.answered) {
@@ -154,14 +159,17 @@ for (const article of chosen) {
       if (asked++ >= limit) return;
       const golds = qa.is_impossible ? [] : qa.answers.map((a) => a.text);
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const answer = answerOffline(index, qa.question, overview, sweep ? { minSupport: 0, minCoverage: 0 } : {});
       supports.push({ support: answer.found ? answer.support : 0, answerable: golds.length > 0 });
       const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const cpuMs = (cpu.user + cpu.system) / 1000;
       const sentence = answer.sentences.join(' ');
       const short = answer.short?.text ?? sentence;
       record(
         ours,
-        { answered: answer.found, short, shown: sentence, page: answer.citations[0]?.page ?? null, ms },
+        { answered: answer.found, short, shown: sentence, page: answer.citations[0]?.page ?? null, ms, cpuMs },
         golds,
         i + 1,
       );
@@ -189,6 +197,11 @@ const rows: [string, (t: Tally) => string, string][] = [
   ['unanswerable said "not in the document"', (t) => pct(t.refusedUnanswerable, t.unanswerable), '≥ 40 %'],
   ['answerable wrongly refused', (t) => pct(t.refusedAnswerable, t.answerable), '≤ 5 %'],
   ['p95 per question after indexing', (t) => `${quantile(t.ms, 0.95).toFixed(1)} ms`, '≤ 50 ms'],
+  [
+    'p95 CPU time per question',
+    (t) => (t.cpuMs.length ? `${quantile(t.cpuMs, 0.95).toFixed(1)} ms` : '–'),
+    "(wall time less others' turns)",
+  ],
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(

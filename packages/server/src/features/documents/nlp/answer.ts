@@ -4,7 +4,7 @@ import type { Passage } from './passages.ts';
 import { quote } from './summarise.ts';
 import { answerSpan, type Span } from './answer-span.ts';
 import { questionKind } from './question-kind.ts';
-import { wordsOf } from './kind-cues.ts';
+import { questionNames, wordsOf } from './kind-cues.ts';
 import { QA_MODEL } from './qa-model.ts';
 import { answerableProbability, refusalFeatures } from './refusal.ts';
 import { countWords, rankSentences, termWeights, type RankedSentence, type WordCounts } from './sentence-rank.ts';
@@ -129,6 +129,7 @@ export function answerOffline(
   const ranked = rankSentences(passages, search, terms, weights, {
     kind: kind.kind,
     questionWords: wordsOf(question),
+    names: questionNames(question),
   });
   const context = ranked.length ? distinctPassages(ranked, 4) : unique;
   if (!ranked.length) return none(context);

@@ -43,3 +43,11 @@ export function kindCue(sentence: string, kind: AnswerKind, questionWords: Set<s
       return 0.5;
   }
 }
+
+/** A capitalised word after a blank (not the question's first word), or a number. */
+const NAMES = /\s([A-Z][\p{L}'’-]*)|(\d[\d,.]*)/gu;
+
+/** The question's names and numbers, lower-case, without a trailing "'s" or stop. */
+export function questionNames(question: string): string[] {
+  return [...question.trim().matchAll(NAMES)].map((m) => (m[1] ?? m[2]!).toLowerCase().replace(/['’]s$|[,.]$/, ''));
+}

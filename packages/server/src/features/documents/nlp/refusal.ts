@@ -1,4 +1,5 @@
 import type { Span } from './answer-span.ts';
+import { questionNames } from './kind-cues.ts';
 import { QA_MODEL } from './qa-model.ts';
 import { linearScore, SENTENCE_FEATURES, type RankedSentence, type WordCounts } from './sentence-rank.ts';
 
@@ -32,11 +33,27 @@ export const REFUSAL_FEATURES = [
   'missingName',
   /** 1 when the question says "not", "never"… and the sentence does not, or the other way round. */
   'negation',
+  /** 1 when a name or number of the question is in neither the sentence nor the one before it. */
+  'missingNameNear',
+  /** 1 when a number of the question (digits) is nowhere in the passage. */
+  'missingNumber',
+  /** 1 when the question says "least", "first", "before", "only"… and the sentence and the one before do not. */
+  'modifier',
+  /** Share of the question's weight in words the document uses, but not in the chosen passage. */
+  'elsewhere',
+  /** Pairs of question words standing side by side in the sentence too (the ranker's `phrase`). */
+  'phrase',
+  /** 1 when the chosen sentence is not in the passage BM25 put first. */
+  'notFirstPassage',
+  /** coverage squared: lets the model bend where most of the question is covered. */
+  'coverage2',
 ] as const;
 
+/** Words that change what a question asks when swapped or dropped (SQuAD 2.0's antonym and condition cases). */
+const MODIFIERS =
+  /\b(?:least|most|fewest|lowest|highest|smallest|largest|biggest|worst|best|first|last|earliest|latest|before|after|only|less|more|fewer|lower|higher|minimum|maximum|never|always|without|except)\b/giu;
+
 const NEGATION = /\b(?:not|never|no|none|nor|without|n't|cannot)\b|n't\b/i;
-/** A capitalised word after a blank (not the question's first word), or a number. */
-const NAMES = /\s([A-Z][\p{L}'’-]*)|(\d[\d,.]*)/gu;
 
 const at = (name: (typeof SENTENCE_FEATURES)[number]) => SENTENCE_FEATURES.indexOf(name);
 
@@ -65,9 +82,16 @@ export function refusalFeatures(
     missingWords++;
   }
   const passage = chosen.passage.text.toLowerCase();
-  const missingName = [...question.trim().matchAll(NAMES)].some(
-    (m) => !passage.includes((m[1] ?? m[2]!).toLowerCase().replace(/['’]s$|[,.]$/, '')),
-  );
+  const names = questionNames(question);
+  const missingName = names.some((n) => !passage.includes(n));
+  const near = `${chosen.passage.sentences[chosen.index - 1]?.text ?? ''} ${chosen.sentence.text}`.toLowerCase();
+  const missingNameNear = names.some((n) => !near.includes(n));
+  const missingNumber = names.some((n) => /^\d/.test(n) && !passage.includes(n));
+  const nearWords = new Set(near.match(/[\p{L}\d]+/gu) ?? []);
+  const modifier = [...question.toLowerCase().matchAll(MODIFIERS)].some((m) => !nearWords.has(m[0]));
+  const inPassage = new Set(chosen.passage.terms);
+  let elsewhere = 0;
+  for (const [t, w] of weights) if (!inPassage.has(t) && words.counts.get(t)) elsewhere += w;
   return [
     chosen.coverage,
     chosen.features[at('own')]!,
@@ -83,6 +107,13 @@ export function refusalFeatures(
     Math.min(3, missingWords) / 3,
     missingName ? 1 : 0,
     NEGATION.test(question) !== NEGATION.test(chosen.sentence.text) ? 1 : 0,
+    missingNameNear ? 1 : 0,
+    missingNumber ? 1 : 0,
+    modifier ? 1 : 0,
+    elsewhere / total,
+    chosen.features[at('phrase')]!,
+    chosen.features[at('firstPassage')]! ? 0 : 1,
+    chosen.coverage ** 2,
   ];
 }
 

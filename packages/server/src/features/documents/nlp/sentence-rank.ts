@@ -37,6 +37,8 @@ export const SENTENCE_FEATURES = [
   'nameCue',
   /** log(1 + content words of the sentence that are not the question's): room for an answer. */
   'novel',
+  /** Share of the question's names and numbers (capitalised words, digits) the sentence holds. */
+  'names',
 ] as const;
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
 
@@ -129,8 +131,9 @@ export function rankSentences(
   {
     kind = 'thing',
     questionWords = new Set<string>(),
+    names = [],
     coefficients = QA_MODEL.sentence,
-  }: { kind?: AnswerKind; questionWords?: Set<string>; coefficients?: readonly number[] } = {},
+  }: { kind?: AnswerKind; questionWords?: Set<string>; names?: string[]; coefficients?: readonly number[] } = {},
 ): RankedSentence[] {
   const hits = search.search(terms.join(' '), { combineWith: 'OR', fuzzy: (t) => (t.length > 5 ? 0.2 : false) });
   if (!hits.length) return [];
@@ -179,6 +182,11 @@ export function rankSentences(
       let covered = own;
       const prev = held[index - 1];
       if (prev) for (const t of terms) if (!set.has(t) && prev.has(t)) covered += weights.get(t)!;
+      let namesHeld = 0;
+      if (names.length) {
+        const lower = sentence.text.toLowerCase();
+        for (const n of names) if (lower.includes(n)) namesHeld++;
+      }
       const features = [
         own / total,
         phraseWeight(sentence.terms, terms, weights) / total,
@@ -195,6 +203,7 @@ export function rankSentences(
         named ? 0 : kindCue(sentence.text, kind, questionWords),
         named ? kindCue(sentence.text, kind, questionWords) : 0,
         Math.log1p(sentence.terms.filter((t) => !weights.has(t)).length),
+        names.length ? namesHeld / names.length : 0,
       ];
       out.push({
         passage,
