@@ -27,6 +27,7 @@ import { createSessionStore } from './features/auth/session.ts';
 import { createRegistry } from './platform/registry.ts';
 import { installSessionResolver, SESSION_COOKIE } from './platform/session.ts';
 import { authFeature } from './features/auth/auth.feature.ts';
+import type { WrapHasher } from './features/auth/password-hasher.ts';
 import { avatarsFeature } from './features/avatars/avatars.feature.ts';
 import { healthFeature } from './features/health/health.feature.ts';
 import { feedbackFeature } from './features/feedback/feedback.feature.ts';
@@ -57,6 +58,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** What the documents feature is built with instead of its defaults (tests: a Canvas files source of their own). */
   documents?: DocumentsOptions;
+  /** Wraps the accounts feature's password hasher (tests count its costly calls). */
+  wrapHasher?: WrapHasher;
 }
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -141,7 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.close().catch(() => undefined);
     throw err;
   }
-  await app.register(authFeature(ctx));
+  await app.register(authFeature(ctx, { wrapHasher: options.wrapHasher }));
   await app.register(avatarsFeature(ctx));
   await app.register(feedbackFeature(ctx));
   await app.register(filesFeature(ctx));

@@ -11,10 +11,10 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, okSchema } from '../../platform/openapi.ts';
 import { clearSessionCookie, requireUser, signedIn } from '../../platform/session.ts';
-import { changePassword, listSessions, signOutOthers, signOutSession } from './account-security.service.ts';
+import type { AccountSecurityService } from './account-security.service.ts';
 
 /** Changing the password while signed in, and the student's signed-in browsers (issue 24, account controls). */
-export function accountSecurityRoutes(ctx: AppContext) {
+export function accountSecurityRoutes(ctx: AppContext, security: AccountSecurityService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['accounts'];
@@ -34,7 +34,7 @@ export function accountSecurityRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        await changePassword(ctx, requireUser(request), request.body);
+        await security.changePassword(requireUser(request), request.body);
         return { ok: true as const };
       },
     );
@@ -49,7 +49,7 @@ export function accountSecurityRoutes(ctx: AppContext) {
           response: { 200: accountSessionListSchema, ...errorResponses },
         },
       },
-      async (request) => ({ sessions: await listSessions(ctx, requireUser(request)) }),
+      async (request) => ({ sessions: await security.listSessions(requireUser(request)) }),
     );
 
     app.delete(
@@ -64,7 +64,7 @@ export function accountSecurityRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const { current } = await signOutSession(ctx, requireUser(request), request.params.id);
+        const { current } = await security.signOutSession(requireUser(request), request.params.id);
         if (current) clearSessionCookie(reply);
         return { ok: true as const };
       },
@@ -80,7 +80,7 @@ export function accountSecurityRoutes(ctx: AppContext) {
           response: { 200: signedOutOthersSchema, ...errorResponses },
         },
       },
-      async (request) => ({ ended: await signOutOthers(ctx, requireUser(request)) }),
+      async (request) => ({ ended: await security.signOutOthers(requireUser(request)) }),
     );
   };
 }

@@ -6,7 +6,7 @@ import { badRequest, notFound, unauthenticated } from '../../platform/errors.ts'
 import { sha256 } from '../../platform/passwords.ts';
 import type { SessionUser } from '../../platform/session.ts';
 import { deleteCodes, findUserById, updateUser } from './accounts.repository.ts';
-import { hasherOf } from './password-hasher.ts';
+import type { PasswordHasher } from './password-hasher.ts';
 import { liveSessionsOf, sessionIdsOf } from './sessions.repository.ts';
 import { deleteSessionsOf } from './sessions.service.ts';
 
@@ -34,11 +34,15 @@ async function endSessions(ctx: AppContext, userId: string, sessionIds: string[]
  * close at once) and unused reset links stop working. A wrong current password is refused with a text that says
  * so; an account made through social sign-in has no password to give and is told how to set one.
  */
-export async function changePassword(ctx: AppContext, user: SessionUser, input: ChangePasswordInput): Promise<void> {
+async function changePassword(
+  ctx: AppContext,
+  hasher: PasswordHasher,
+  user: SessionUser,
+  input: ChangePasswordInput,
+): Promise<void> {
   const account = await findUserById(ctx.db, user.id);
   if (!account) throw unauthenticated();
   if (!account.passwordHash) throw badRequest(MSG.account.noPasswordYet, 'currentPassword');
-  const hasher = hasherOf(ctx);
   if (!(await hasher.verify(input.currentPassword, account.passwordHash))) {
     throw badRequest(MSG.account.wrongCurrentPassword, 'currentPassword');
   }
@@ -55,7 +59,7 @@ export async function changePassword(ctx: AppContext, user: SessionUser, input: 
 }
 
 /** The student's signed-in browsers, the most recently active first; `current` marks the one asking. */
-export async function listSessions(ctx: AppContext, user: SessionUser): Promise<AccountSession[]> {
+async function listSessions(ctx: AppContext, user: SessionUser): Promise<AccountSession[]> {
   const rows = await liveSessionsOf(ctx.db, user.id);
   return rows.map((r) => ({
     id: sessionRef(r.id),
@@ -70,7 +74,7 @@ export async function listSessions(ctx: AppContext, user: SessionUser): Promise<
  * Signs one of the student's browsers out. A reference that names none of their live sessions (someone else's,
  * made up, already ended) is a 404. True when it was the browser asking (the caller clears its cookie).
  */
-export async function signOutSession(ctx: AppContext, user: SessionUser, ref: string): Promise<{ current: boolean }> {
+async function signOutSession(ctx: AppContext, user: SessionUser, ref: string): Promise<{ current: boolean }> {
   const found = (await liveSessionsOf(ctx.db, user.id)).find((r) => sessionRef(r.id) === ref);
   if (!found) throw notFound(MSG.account.sessionNotFound);
   await endSessions(ctx, user.id, [found.id]);
@@ -78,8 +82,21 @@ export async function signOutSession(ctx: AppContext, user: SessionUser, ref: st
 }
 
 /** Signs every other browser of the student out; how many there were. */
-export async function signOutOthers(ctx: AppContext, user: SessionUser): Promise<number> {
+async function signOutOthers(ctx: AppContext, user: SessionUser): Promise<number> {
   const others = await sessionIdsOf(ctx.db, user.id, user.sessionId);
   await endSessions(ctx, user.id, others);
   return others.length;
+}
+
+export type AccountSecurityService = ReturnType<typeof createAccountSecurityService>;
+
+/** The signed-in student's password and browsers (issue 24, account controls), built in auth.feature.ts. */
+export function createAccountSecurityService(deps: { ctx: AppContext; hasher: PasswordHasher }) {
+  const { ctx, hasher } = deps;
+  return {
+    changePassword: (user: SessionUser, input: ChangePasswordInput) => changePassword(ctx, hasher, user, input),
+    listSessions: (user: SessionUser) => listSessions(ctx, user),
+    signOutSession: (user: SessionUser, ref: string) => signOutSession(ctx, user, ref),
+    signOutOthers: (user: SessionUser) => signOutOthers(ctx, user),
+  };
 }

@@ -21,7 +21,7 @@ import {
 import { resetMail, verificationMail } from './auth-mail.ts';
 import { knownDevices } from './known-device.ts';
 import type { LoginGuard } from './login-guard.ts';
-import { hasherOf } from './password-hasher.ts';
+import type { PasswordHasher } from './password-hasher.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { resetRefusal, unusableResetCode } from './reset-refusals.ts';
 import { seal, unseal } from './sealed-value.ts';
@@ -54,7 +54,7 @@ async function resetAccount(db: Db, userId: string) {
   return user;
 }
 
-export function createAccountService(ctx: AppContext, limiter: RateLimiter, guard: LoginGuard) {
+export function createAccountService(ctx: AppContext, limiter: RateLimiter, guard: LoginGuard, hasher: PasswordHasher) {
   const db: Db = ctx.db;
   const { publicUrl, secretKey } = ctx.config;
   const devices = knownDevices(secretKey, publicUrl.startsWith('https:'));
@@ -74,7 +74,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
       await limiter.hit(caller.reply, 'signup', caller.ip, input.email);
       const emailInUse = fail(409, 'email_in_use', MSG.signup.emailInUse, 'email');
       if (await findUserByEmail(db, input.email)) throw emailInUse;
-      const passwordHash = await hasherOf(ctx).hash(input.password);
+      const passwordHash = await hasher.hash(input.password);
       let userId: string;
       try {
         userId = await insertUser(db, { email: input.email, passwordHash, emailVerified: false });
@@ -111,7 +111,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
       if (!user) throw await failed(fail(401, 'user_not_found', MSG.login.userNotFound, 'email'));
       // Accounts made through social sign-in have no password until they reset one.
       if (!user.passwordHash) throw await failed(fail(401, 'invalid_credential', MSG.login.invalidCredential));
-      if (!(await hasherOf(ctx).verify(input.password, user.passwordHash))) {
+      if (!(await hasher.verify(input.password, user.passwordHash))) {
         throw await failed(fail(401, 'wrong_password', MSG.login.wrongPassword, 'password'));
       }
       await attempt.succeeded();
@@ -188,7 +188,7 @@ export function createAccountService(ctx: AppContext, limiter: RateLimiter, guar
       const owner = await peekCode(db, code, 'resetPassword');
       if (!owner) throw await unusableResetCode(db, code);
       await resetAccount(db, owner);
-      const passwordHash = await hasherOf(ctx).hash(password);
+      const passwordHash = await hasher.hash(password);
       const resetUserId = await withTransaction(db, async (t) => {
         const userId = await consumeCode(t, code, 'resetPassword');
         if (!userId) throw await unusableResetCode(t, code);

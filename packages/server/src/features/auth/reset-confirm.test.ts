@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { captureMail, logIn, post, signUpVerified } from './auth-test-helpers.ts';
-import { wrapHasher } from './password-hasher.ts';
 import { LIMIT_RULES } from './rate-limit.ts';
 
 describe('password reset confirmation: the code before the hash, under a per-IP limit', () => {
@@ -10,15 +9,20 @@ describe('password reset confirmation: the code before the hash, under a per-IP 
   const mail = captureMail();
   let hashes = 0;
   beforeAll(async () => {
-    t = await createTestApp({}, { mailer: mail });
-    await signUpVerified(t.app, mail, 'rc@wisc.edu', 'old-pass');
-    wrapHasher(t.app.ctx, (inner) => ({
-      hash: (password) => {
-        hashes += 1;
-        return inner.hash(password);
+    t = await createTestApp(
+      {},
+      {
+        mailer: mail,
+        wrapHasher: (inner) => ({
+          hash: (password) => {
+            hashes += 1;
+            return inner.hash(password);
+          },
+          verify: inner.verify,
+        }),
       },
-      verify: inner.verify,
-    }));
+    );
+    await signUpVerified(t.app, mail, 'rc@wisc.edu', 'old-pass');
   });
   afterAll(() => t.close());
 

@@ -7,6 +7,7 @@ import { okSchema } from '../../platform/openapi.ts';
 import { accountDeletionRoutes } from './account-deletion.routes.ts';
 import { accountSecurityRoutes } from './account-security.routes.ts';
 import { accountRoutes } from './account.routes.ts';
+import type { AccountSecurityService } from './account-security.service.ts';
 import type { AccountService } from './account.service.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { profiles } from '../profile/profiles.service.ts';
@@ -14,13 +15,13 @@ import { clearSessionCookie } from './session.ts';
 import { endSession } from './sessions.service.ts';
 
 /** The whole accounts feature: session, log-out, and (registered from here) accounts and social sign-in. */
-export function sessionRoutes(ctx: AppContext, accounts: AccountService) {
+export function sessionRoutes(ctx: AppContext, accounts: AccountService, security: AccountSecurityService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     await app.register(accountRoutes(ctx, accounts));
     await app.register(oidcRoutes(ctx));
     await app.register(accountDeletionRoutes(ctx));
-    await app.register(accountSecurityRoutes(ctx));
+    await app.register(accountSecurityRoutes(ctx, security));
     const tags = ['accounts'];
 
     const session = {
