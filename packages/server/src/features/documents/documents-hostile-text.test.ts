@@ -5,8 +5,13 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { BIOLOGY_PAGES } from './test/biology.ts';
 
-// Issue 13: "a" + 400,000 spaces + "b" held the event loop for 150 s. Generous bounds that catch a hang.
+// Issue 13: "a" + 400,000 spaces + "b" held the event loop for 150 s. Generous bounds that catch a hang, in CPU
+// time of the process (its NLP worker included): wall-clock time grows with whatever else the machine runs.
 const BOUND_MS = 5000;
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const PROSE = BIOLOGY_PAGES.flat().join(' ');
 
 describe('summaries and questions on hostile text', () => {
@@ -30,9 +35,9 @@ describe('summaries and questions on hostile text', () => {
     ['100,000 lines of a space', `a${' \n'.repeat(100_000)}b`],
     ['50,000 times "!?"', '!?'.repeat(50_000)],
   ])('summarising %s answers at once that there is nothing to summarise', async (_name, text) => {
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const res = await summarize(text);
-    expect(performance.now() - t0).toBeLessThan(BOUND_MS);
+    expect(cpuMs() - t0).toBeLessThan(BOUND_MS);
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toEqual({
       code: 'no_summary',
@@ -41,9 +46,9 @@ describe('summaries and questions on hostile text', () => {
   });
 
   it('summarises an unclosed "<a " repeated 100,000 times (one long sentence) by its clipped start', async () => {
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const res = await summarize('<a '.repeat(100_000));
-    expect(performance.now() - t0).toBeLessThan(BOUND_MS);
+    expect(cpuMs() - t0).toBeLessThan(BOUND_MS);
     expect(res.statusCode).toBe(200);
     const { summary } = res.json<{ summary: string }>();
     expect(summary).toMatch(/^(<a ){100}.*<a…$/);
@@ -52,15 +57,15 @@ describe('summaries and questions on hostile text', () => {
 
   it('summarises the prose around 400,000 blanks as if they were not there', async () => {
     const plain = (await summarize(PROSE)).json<{ summary: string }>().summary;
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const res = await summarize(`${PROSE}${' '.repeat(200_000)}\n${' \n'.repeat(100_000)}`);
-    expect(performance.now() - t0).toBeLessThan(BOUND_MS);
+    expect(cpuMs() - t0).toBeLessThan(BOUND_MS);
     expect(res.statusCode).toBe(200);
     expect(res.json<{ summary: string }>().summary).toBe(plain);
   });
 
   it('answers about sent HTML with an unclosed tag repeated, and about 200 KB of "<"', async () => {
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const html = `<p>The midterm exam is on October 3 in Franz Hall.</p>${'<a '.repeat(100_000)}`;
     const res = await post('/api/ask-document', { document_content: html, question: 'Where is the midterm exam?' });
     expect(res.statusCode).toBe(200);
@@ -72,7 +77,7 @@ describe('summaries and questions on hostile text', () => {
     });
     expect(lt.statusCode).toBe(200);
     expect(lt.json()).toMatchObject({ found: false, answer: MSG.courses.notInDocument });
-    expect(performance.now() - t0).toBeLessThan(2 * BOUND_MS);
+    expect(cpuMs() - t0).toBeLessThan(2 * BOUND_MS);
   });
 
   it('refuses text over its limit with a 400 that names the field', async () => {
