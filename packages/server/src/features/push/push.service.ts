@@ -38,6 +38,81 @@ const subscriptionId = (endpoint: string) => createHash('sha256').update(endpoin
 export const forgetSessions = (db: Db, sessionIds: string[]): Promise<void> =>
   repo.deleteSessionSubscriptions(db, sessionIds);
 
+/** Looks up a notice's subscriptions and queues it (none once the service is closed). */
+interface Scheduler {
+  schedule(find: () => Promise<Delivery[]>): void;
+  deliveries(
+    userIds: readonly string[],
+    notice: { kind: 'messages' | 'friendRequests'; groupId?: string },
+    payload: PushPayload,
+  ): Promise<Delivery[]>;
+  idle(): Promise<void>;
+}
+
+/** The notices: what other features send (`ctx.registry.push`) and the notice of a conversation's message. */
+function noticesOf({ schedule, deliveries, idle }: Scheduler, registry: Registry) {
+  /** The notice of a conversation's message (one tag per conversation) with `body`, to the recipients but its sender. */
+  function scheduleMessageNotice(message: ChatMessage, recipients: string[], body: string): void {
+    const senderId = message.senderId;
+    const to = recipients.filter((id) => id !== senderId);
+    if (!to.length || !senderId) return;
+    const { conversation } = message;
+    schedule(async () => {
+      if (conversation.kind === 'chat') {
+        const payload: PushPayload = {
+          title: message.senderName,
+          body,
+          url: `${ROUTES.friends}?friend=${encodeURIComponent(senderId)}`,
+          tag: `chat:${conversation.id}`,
+        };
+        return deliveries(to, { kind: 'messages' }, payload);
+      }
+      const name = (await registry.conversationKinds.get('group')?.title(conversation.id)) ?? null;
+      if (name === null) return [];
+      const payload: PushPayload = {
+        title: MSG.push.groupMessageTitle(name, message.senderName),
+        body,
+        url: `${ROUTES.groups}?group=${encodeURIComponent(conversation.id)}`,
+        tag: `group:${conversation.id}`,
+      };
+      return deliveries(to, { kind: 'messages', groupId: conversation.id }, payload);
+    });
+  }
+
+  /** What other features send (`ctx.registry.push`). */
+  const notices: PushNotices = {
+    friendRequest(from, toUserId, requestId) {
+      const payload: PushPayload = {
+        title: MSG.push.friendRequestTitle,
+        body: MSG.push.friendRequestBody(from.name),
+        url: ROUTES.notifications,
+        tag: `request:${requestId}`,
+      };
+      schedule(() => deliveries([toUserId], { kind: 'friendRequests' }, payload));
+    },
+    requestAccepted(by, toUserId) {
+      const payload: PushPayload = {
+        title: MSG.push.acceptedTitle,
+        body: MSG.push.acceptedBody(by.name),
+        url: `${ROUTES.friends}?friend=${encodeURIComponent(by.id)}`,
+        tag: `accepted:${by.id}`,
+      };
+      schedule(() => deliveries([toUserId], { kind: 'friendRequests' }, payload));
+    },
+    reminder(userIds, payload) {
+      if (!userIds.length) return;
+      schedule(() => deliveries(userIds, { kind: 'messages' }, payload));
+    },
+    studySession(userIds, payload, groupId) {
+      if (!userIds.length) return;
+      schedule(() => deliveries(userIds, { kind: 'messages', ...(groupId ? { groupId } : {}) }, payload));
+    },
+    idle,
+  };
+
+  return { notices, scheduleMessageNotice };
+}
+
 /**
  * Web Push notices (issue 17): a new chat or group message while none of the recipient's tabs is visible, a
  * friend request, an accepted request, reminders and study sessions. Other features reach the notices through
@@ -71,69 +146,12 @@ export function createPushService(deps: PushDeps) {
     return targets.map((subscription) => ({ subscription, payload }));
   }
 
-  /** The notice of a conversation's message (one tag per conversation) with `body`, to the recipients but its sender. */
-  function scheduleMessageNotice(message: ChatMessage, recipients: string[], body: string): void {
-    const senderId = message.senderId;
-    const to = recipients.filter((id) => id !== senderId);
-    if (!to.length || !senderId) return;
-    const { conversation } = message;
-    schedule(async () => {
-      if (conversation.kind === 'chat') {
-        const payload: PushPayload = {
-          title: message.senderName,
-          body,
-          url: `${ROUTES.friends}?friend=${encodeURIComponent(senderId)}`,
-          tag: `chat:${conversation.id}`,
-        };
-        return deliveries(to, { kind: 'messages' }, payload);
-      }
-      const name = (await registry.conversationKinds.get('group')?.title(conversation.id)) ?? null;
-      if (name === null) return [];
-      const payload: PushPayload = {
-        title: MSG.push.groupMessageTitle(name, message.senderName),
-        body,
-        url: `${ROUTES.groups}?group=${encodeURIComponent(conversation.id)}`,
-        tag: `group:${conversation.id}`,
-      };
-      return deliveries(to, { kind: 'messages', groupId: conversation.id }, payload);
-    });
-  }
+  const { notices, scheduleMessageNotice } = noticesOf({ schedule, deliveries, idle: () => sender.idle() }, registry);
 
   async function settingsView(userId: string): Promise<PushSettingsView> {
     const [settings, mutedGroups] = await Promise.all([repo.readSettings(db, userId), repo.mutedGroupsOf(db, userId)]);
     return { ...settings, mutedGroups };
   }
-
-  /** What other features send (`ctx.registry.push`). */
-  const notices: PushNotices = {
-    friendRequest(from, toUserId, requestId) {
-      const payload: PushPayload = {
-        title: MSG.push.friendRequestTitle,
-        body: MSG.push.friendRequestBody(from.name),
-        url: ROUTES.notifications,
-        tag: `request:${requestId}`,
-      };
-      schedule(() => deliveries([toUserId], { kind: 'friendRequests' }, payload));
-    },
-    requestAccepted(by, toUserId) {
-      const payload: PushPayload = {
-        title: MSG.push.acceptedTitle,
-        body: MSG.push.acceptedBody(by.name),
-        url: `${ROUTES.friends}?friend=${encodeURIComponent(by.id)}`,
-        tag: `accepted:${by.id}`,
-      };
-      schedule(() => deliveries([toUserId], { kind: 'friendRequests' }, payload));
-    },
-    reminder(userIds, payload) {
-      if (!userIds.length) return;
-      schedule(() => deliveries(userIds, { kind: 'messages' }, payload));
-    },
-    studySession(userIds, payload, groupId) {
-      if (!userIds.length) return;
-      schedule(() => deliveries(userIds, { kind: 'messages', ...(groupId ? { groupId } : {}) }, payload));
-    },
-    idle: () => sender.idle(),
-  };
 
   return {
     notices,
