@@ -52,6 +52,15 @@ describe('one-to-one chat in Chromium (two students)', () => {
     await ben.getByRole('heading', { name: MSG.notifications.title }).waitFor();
     expect(await friendsBadge(ben).count()).toBe(0);
 
+    // Messages go over the socket (its send op): while `held` is set, Ada's send frames wait for it.
+    let held: Promise<void> | null = null;
+    await ada.routeWebSocket('**/api/ws**', (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage(async (frame) => {
+        if (held && String(frame).includes('"op":"send"')) await held;
+        server.send(frame);
+      });
+    });
     await ada.goto(chatWith(BEN));
     await ada.getByRole('heading', { level: 2, name: 'Ben Carter' }).waitFor();
     await log(ada).getByText(MSG.chat.empty).waitFor();
@@ -59,11 +68,7 @@ describe('one-to-one chat in Chromium (two students)', () => {
 
     // Text: shown as pending until the server acknowledges it.
     let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await ada.route('**/api/chats/*/messages', async (route) => {
-      if (route.request().method() === 'POST') await held;
-      await route.continue();
-    });
+    held = new Promise<void>((r) => (release = r));
     await composer(ada).fill('Hi Ben!');
     await ada.keyboard.press('Enter');
     const first = bubbles(ada).filter({ hasText: 'Hi Ben!' });
@@ -71,7 +76,7 @@ describe('one-to-one chat in Chromium (two students)', () => {
     expect(await first.getByText(MSG.chat.pending).isVisible()).toBe(true);
     release();
     await first.and(ada.locator('[data-state="sent"]')).waitFor();
-    await ada.unroute('**/api/chats/*/messages');
+    held = null;
     await friendsBadge(ben).and(ben.locator('[data-count="1"]')).waitFor();
 
     // Image + text: two messages, the image first.
