@@ -57,14 +57,17 @@ async function main() {
       courses: Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(COURSES)),
     }));
     const made = await insertStudents(db, specs);
-    // Weeks written directly (the UTC bits as the week itself: the bench measures reading, not saving).
+    // Weeks written directly (the ranking bits as the week itself, three times from this week's Monday: the bench
+    // measures reading, not saving).
+    const day = Math.floor(Date.now() / 86_400_000);
+    const monday = new Date((day - ((((day + 3) % 7) + 7) % 7)) * 86_400_000).toISOString().slice(0, 10);
     for (let i = 0; i < made.length; i += 1000) {
       const values = made.slice(i, i + 1000).map((s) => {
         const cells = week();
-        return sql`(${s.id}, ${pick(ZONES)}, ${cells}, ${cells}::bit(336))`;
+        return sql`(${s.id}, ${pick(ZONES)}, ${cells}, ${cells + cells + cells}::bit(1008), ${monday}::date)`;
       });
       await db.execute(
-        sql`INSERT INTO schedule_weeks (user_id, time_zone, cells, utc_free) VALUES ${sql.join(values, sql`, `)}`,
+        sql`INSERT INTO schedule_weeks (user_id, time_zone, cells, utc_free, utc_from) VALUES ${sql.join(values, sql`, `)}`,
       );
     }
     await db.execute(sql`VACUUM ANALYZE`);
