@@ -345,7 +345,7 @@ describe('SIGTERM under chat load, then a restart on the same data', () => {
 
       // The document job went back to the queue without using an attempt, its finished pages kept.
       const between = await openDatabase({ databaseUrl: dbUrl, dataDir });
-      const [handedBack] = await between.db.select().from(jobs);
+      const [handedBack] = await between.db.select().from(jobs).where(eq(jobs.kind, PROCESS_JOB));
       const pagesKept = await between.db.select().from(documentPages).where(eq(documentPages.documentId, documentId));
       await between.close();
       expect(handedBack).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });

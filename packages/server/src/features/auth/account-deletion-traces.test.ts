@@ -12,7 +12,7 @@ import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { rowsNaming } from '../../test/rows-naming.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
-import { chatRef, friends, history, pngBytes, post, upload, wavBytes } from '../chat/chat.test-kit.ts';
+import { addressOf, chatRef, friends, history, pngBytes, post, upload, wavBytes } from '../chat/chat.test-kit.ts';
 import { configureLms } from '../lms/lms.service.ts';
 
 /** Every file under a folder on disk, as paths relative to it ('/'-separated). */
@@ -112,7 +112,8 @@ describe('account deletion leaves no trace of the student', () => {
     const objects = path.join(t.config.dataDir, 'files', 'objects');
     const before = await walk(objects);
     for (const f of [...adaFiles, bobGroupFile, bobChatFile]) expect(before).toContain(f);
-    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // Sending over the socket had the app listen already.
+    const url = await addressOf(t.app);
     const socket = await WsTestClient.connect(url, ada.cookie);
     await socket.waitFor((f) => f.type === 'hello');
     const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));

@@ -51,7 +51,7 @@ function answer(statusCode: number, data: unknown): SendAnswer {
 
 /** The app's address, listening on a free loopback port first when it does not listen yet. */
 const addresses = new WeakMap<App, Promise<string>>();
-function addressOf(app: App): Promise<string> {
+export function addressOf(app: App): Promise<string> {
   let address = addresses.get(app);
   if (!address) {
     const bound = app.server.address();

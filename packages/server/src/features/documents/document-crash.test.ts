@@ -9,6 +9,7 @@ import { courseDocuments, documentPages, jobs } from '../../db/schema.ts';
 import { seedUser } from '../../demo/seed-users.ts';
 import { SESSION_COOKIE } from '../../platform/session.ts';
 import { createSession } from '../auth/session.ts';
+import { PROCESS_JOB } from './document-processor.ts';
 import { scannedPdf } from './test/fixtures.ts';
 import { formData } from './test/helpers.ts';
 import { freePort, spawnServer, type SpawnedServer } from '../../test/spawn-server.ts';
@@ -92,7 +93,8 @@ describe('a server killed mid-OCR', () => {
       expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
       expect(pages[0]!.text).toContain('cells are small');
       expect(pages[2]!.text).toContain('quiz is on Monday');
-      const rows = await database.db.select().from(jobs);
+      // The document's job only: the daily jobs (schedules, matching, reminders) have rows of their own.
+      const rows = await database.db.select().from(jobs).where(eq(jobs.kind, PROCESS_JOB));
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ status: 'done', attempts: 2 });
     } finally {
