@@ -43,12 +43,23 @@ type Scheme = 'light' | 'dark';
 const shownScheme = (page: Page) =>
   page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme') as Scheme | null);
 
-async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
+async function seriousViolationsOnce(page: Page, rules?: string[]): Promise<string[]> {
   const builder = new AxeBuilder({ page });
   const results = await (rules ? builder.withRules(rules) : builder).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+}
+
+/**
+ * A toast can start fading out after the page settled and while axe reads it (its text then has low contrast for a
+ * moment): after a first look finds violations, the page settles again and a second look is the verdict.
+ */
+async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
+  const first = await seriousViolationsOnce(page, rules);
+  if (!first.length) return first;
+  await settled(page);
+  return seriousViolationsOnce(page, rules);
 }
 
 /**

@@ -224,6 +224,11 @@ describe('one-to-one chat in Chromium (two students)', () => {
     await bubbles(ada).filter({ hasText: 'Polling still delivers' }).and(ada.locator('[data-state="sent"]')).waitFor();
     await cut.clock.runFor(LIMITS.unreadPollMs);
     await log(cut).getByText('Polling still delivers').waitFor({ timeout: 10_000 });
+    // Without a socket the student still sends: the message goes over HTTP and the friend gets it live.
+    await composer(cut).fill('Sent without a socket');
+    await cut.keyboard.press('Enter');
+    await bubbles(cut).filter({ hasText: 'Sent without a socket' }).and(cut.locator('[data-state="sent"]')).waitFor();
+    await log(ada).getByText('Sent without a socket').waitFor();
 
     // Away from the chat, the badge follows by polling too.
     await cut.goto(`${server.url}/groups`);

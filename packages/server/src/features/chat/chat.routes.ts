@@ -61,8 +61,9 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
       async (request) => history(ctx, requireUser(request).id, { kind, id: request.params.id }, request.query),
     );
 
-    // Clients send over the socket (`send` op, chat.socket.ts). This route stays only for the journeys' and benches'
-    // seeding until they move too: a thin call to the same service, whose per-minute limit applies to both.
+    // Clients send over the socket (`send` op, chat.socket.ts); the web app uses this route only while the socket
+    // cannot open and it polls (a network that blocks WebSockets). A thin call to the same service, whose per-minute
+    // limit and idempotent id apply to both; journeys and benches seed with it too.
     app.post(
       `${base}/:id/messages`,
       {

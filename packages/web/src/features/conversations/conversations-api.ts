@@ -6,6 +6,8 @@ import type {
   ConversationRef,
   MessagePage,
   MessageResult,
+  SendMessageInput,
+  SendMessageResult,
   UnreadCounts,
 } from '@studybuddy/shared/chat';
 import { api, ApiRequestError } from '../../lib/api.ts';
@@ -43,6 +45,12 @@ export const conversationsApi = {
     ).toString();
     return api<MessagePage>(`${conversationBase(ref)}/messages${params ? `?${params}` : ''}`);
   },
+  /**
+   * Sends over HTTP, for while the socket cannot open (the polling fallback): the same service as the socket's send
+   * op, idempotent by the message id, limited by the same per-minute counter.
+   */
+  send: (ref: ConversationRef, message: SendMessageInput) =>
+    api<SendMessageResult>(`${conversationBase(ref)}/messages`, { body: message }),
   /** Replaces the text of one's own text message (within the edit window). */
   edit: (ref: ConversationRef, messageId: string, content: string) =>
     api<MessageResult>(`${conversationBase(ref)}/messages/${encodeURIComponent(messageId)}`, {

@@ -17,8 +17,8 @@ import { outboxStorageKey, readStoredOutbox } from './outbox-storage.ts';
 /**
  * Messages of this tab not acknowledged yet. Each has the id the server stores it under, so sending it again
  * after a failure never makes a second copy. Sent in order over the real-time socket (its `send` op, acknowledged
- * after the commit); kept while offline or while the socket is down (text messages survive a reload) and sent when
- * the connection returns.
+ * after the commit), or over HTTP while the client polls because the socket cannot open; kept while offline (text
+ * messages survive a reload) and sent when the connection returns.
  */
 export interface OutboxEntry {
   id: string;
@@ -42,6 +42,13 @@ export interface OutboxEntry {
 
 /** How a message reaches the server: the socket's `send` op, answered after the commit (tests pass their own). */
 export type MessageSender = (conversation: ConversationRef, message: SendMessageInput) => Promise<SendMessageResult>;
+
+/**
+ * Over the socket while it is open or opening; over HTTP once the client gave up on it and polls (a network that
+ * blocks WebSockets must not keep a student from sending).
+ */
+const sendBySocketOrHttp: MessageSender = (ref, message) =>
+  realtime.status === 'polling' ? conversationsApi.send(ref, message) : realtime.sendMessage(ref, message);
 
 interface Hooks {
   onSent(message: ChatMessage): void;
@@ -84,7 +91,7 @@ function failureText(entry: OutboxEntry, failure: Stage): string {
 }
 
 export class Outbox {
-  constructor(private readonly sendMessage: MessageSender = (ref, message) => realtime.sendMessage(ref, message)) {}
+  constructor(private readonly sendMessage: MessageSender = sendBySocketOrHttp) {}
 
   private entries: OutboxEntry[] = [];
   private readonly listeners = new Set<() => void>();
