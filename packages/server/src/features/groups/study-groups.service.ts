@@ -113,13 +113,20 @@ export function createStudyGroupsService(ctx: AppContext) {
       return { groupId, invited: wanted.length };
     },
 
-    /** The student's open invitations; those from a student either of them blocked are not shown. */
+    /**
+     * The student's open invitations; those from a student either of them blocked, or whose account was disabled
+     * since (moderation), are not shown.
+     */
     async invitations(userId: string): Promise<GroupInvitationList> {
       const [found, hidden] = await Promise.all([
         repo.invitationsOf(ctx.db, userId),
         blocking.hiddenFrom(ctx.db, userId),
       ]);
-      const shown = found.filter((i) => !hidden.includes(i.invitedBy));
+      const disabled = await profiles.moderation.disabledAmong(
+        ctx.db,
+        found.map((i) => i.invitedBy),
+      );
+      const shown = found.filter((i) => !hidden.includes(i.invitedBy) && !disabled.has(i.invitedBy));
       const cards = await people([...new Set(shown.map((i) => i.invitedBy))]);
       return {
         invitations: shown.map((i) => ({
@@ -132,7 +139,10 @@ export function createStudyGroupsService(ctx: AppContext) {
       };
     },
 
-    /** Joins the group (the invitation goes); 404 when there is none, or the inviter and invitee are blocked. */
+    /**
+     * Joins the group (the invitation goes); 404 when there is none, the inviter and invitee are blocked, or the
+     * inviter's account was disabled since.
+     */
     async accept(userId: string, groupId: string): Promise<void> {
       const members = await withTransaction(ctx.db, async (db) => {
         const group = await groupsRepo.lockGroup(db, groupId);
@@ -140,6 +150,7 @@ export function createStudyGroupsService(ctx: AppContext) {
         if (!invitation) return null;
         // A blocked pair (either way) never meet: their invitation goes, and nobody is added.
         if ((await blocking.hiddenFrom(db, userId)).includes(invitation.invitedBy)) return null;
+        if ((await profiles.moderation.disabledAmong(db, [invitation.invitedBy])).size) return null;
         await groupsRepo.addMembers(db, groupId, [userId]);
         return groupsRepo.memberIds(db, groupId);
       });

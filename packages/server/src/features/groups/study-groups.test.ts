@@ -4,6 +4,7 @@ import { STUDY_GROUPS_MSG } from '@studybuddy/shared/messages/study-groups';
 import { freeTogetherLabel } from '@studybuddy/shared/schedule';
 import type { GroupInvitationList, StudyGroupSuggestions } from '@studybuddy/shared/study-groups';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { disableAccount, enableAccount } from '../auth/account-disable.service.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 
 const week = (free: (cell: number) => boolean) => Array.from({ length: 336 }, (_, i) => (free(i) ? '1' : '0')).join('');
@@ -152,6 +153,28 @@ describe('Find a study group: classmates by free time, invitations (issue 27 par
     expect(await invitations(none)).toEqual([]);
     expect((await call(none, 'POST', `/api/group-invitations/${groupId}/accept`, {})).statusCode).toBe(404);
     expect((await call(none, 'GET', `/api/groups/${groupId}`)).statusCode).toBe(403);
+  });
+
+  it('a disabled classmate is neither proposed nor invitable; an invitation from a student disabled since is neither shown nor accepted', async () => {
+    const res = await invite(some, [extra[0]!.id]);
+    expect(res.statusCode).toBe(201);
+    const { groupId } = res.json<{ groupId: string }>();
+    expect(await invitations(extra[0]!)).toHaveLength(1);
+    expect(await disableAccount(t.app.ctx, some.id)).toBe(true);
+    try {
+      const proposed = (await suggest(viewer, 'Linear Algebra')).json<StudyGroupSuggestions>().classmates;
+      expect(proposed.map((c) => c.id)).not.toContain(some.id);
+      const refused = await invite(viewer, [some.id]);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json<{ error: { message: string } }>().error.message).toBe(
+        STUDY_GROUPS_MSG.studyGroups.notClassmate,
+      );
+      expect(await invitations(extra[0]!)).toEqual([]);
+      expect((await call(extra[0]!, 'POST', `/api/group-invitations/${groupId}/accept`, {})).statusCode).toBe(404);
+      expect((await call(extra[0]!, 'GET', `/api/groups/${groupId}`)).statusCode).toBe(403);
+    } finally {
+      await enableAccount(t.app.ctx, some.id);
+    }
   });
 
   it('needs a signed-in student', async () => {
