@@ -58,6 +58,7 @@ describe('Find a study group in Chromium', () => {
     expect(await classmate.isChecked()).toBe(true);
     await finder.getByText(MSG.freeTime.together('Tue 14:00–16:00')).waitFor();
     await expectAccessible(ada);
+    await shoot(ada, 'study-group-finder-1280');
     await finder.getByRole('button', { name: M.invite(1) }).click();
     await finder
       .getByRole('status')
@@ -69,6 +70,7 @@ describe('Find a study group in Chromium', () => {
     const invitations = cleo.getByRole('region', { name: M.invitations });
     await invitations.getByText(M.invitationFrom('Ada Lovelace', 'Linear Algebra')).waitFor();
     await expectAccessible(cleo);
+    await shoot(cleo, 'group-invitation-1280');
     await invitations.getByRole('button', { name: M.accept }).click();
     await invitations.waitFor({ state: 'detached' });
     await cleo.getByText(MSG.groups.memberCount(2)).first().waitFor();
@@ -97,6 +99,19 @@ describe('Find a study group in Chromium', () => {
     await ada.getByRole('menuitem', { name: MSG.groups.members }).click();
     await ada.getByRole('dialog').getByText('Cleo Classmate').waitFor();
     await expectAccessible(ada);
+    await ada.keyboard.press('Escape');
+
+    // The finder on a phone: the course, the button and the classmates stack in the width.
+    await ada.goto(`${server.url}/matchmaking`);
+    const phoneFinder = ada.getByRole('region', { name: M.title });
+    // The match card above loads first (it would move the finder while its list is open).
+    await ada.getByRole('heading', { name: 'Cleo Classmate' }).waitFor();
+    await phoneFinder.getByLabel(M.course).click();
+    await ada.getByRole('option', { name: 'Linear Algebra' }).click();
+    await phoneFinder.getByRole('button', { name: M.find }).click();
+    await phoneFinder.getByRole('checkbox', { name: 'Cleo Classmate' }).waitFor();
+    expect(await ada.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shoot(ada, 'study-group-finder-375');
   }, 120_000);
 });
 
@@ -105,5 +120,5 @@ async function shoot(page: Page, name: string) {
   const dir = process.env.STUDY_GROUP_SCREENSHOTS;
   if (!dir) return;
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }

@@ -94,7 +94,7 @@ export function StudyGroupFinder({ courses }: { courses: string[] }) {
         {classmates.length > 0 && !create.data && (
           <Stack gap="xs">
             {classmates.map((c) => (
-              <Group key={c.id} gap="sm" wrap="nowrap" justify="space-between">
+              <Group key={c.id} gap="xs" justify="space-between">
                 <Checkbox
                   label={c.name}
                   checked={!unticked.has(c.id)}
