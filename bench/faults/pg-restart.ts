@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { PROCESS_JOB } from '../../packages/server/src/features/documents/document-processor.ts';
 import { lastLines } from '../../packages/server/src/test/spawn-server.ts';
 import { sleep } from '../chat/util.ts';
 import type { FaultRow } from './fault-row.ts';
@@ -57,12 +58,14 @@ async function storedOf(url: string, ids: string[]): Promise<Set<string>> {
   }
 }
 
+/** Document jobs not done (the daily jobs of schedules and matching wait for tomorrow by design). */
 async function jobsLeft(url: string): Promise<string> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     const { rows } = await c.query<{ status: string; n: string }>(
-      `select status, count(*) as n from jobs where status not in ('done') group by status order by status`,
+      `select status, count(*) as n from jobs where kind = $1 and status not in ('done') group by status order by status`,
+      [PROCESS_JOB],
     );
     return rows.map((r) => `${r.status} ${r.n}`).join(', ');
   } finally {

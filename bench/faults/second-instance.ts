@@ -27,6 +27,7 @@ const FIRST_CHUNK = 6 * MB;
 /** The upload lock's lease and the job's (their defaults), and what may come on top of them. */
 const UPLOAD_LEASE_MS = 10_000;
 const JOB_LEASE_MS = 30_000;
+const DOCUMENT_PAGES = 12;
 const SLACK_MS = 10_000;
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('base64');
@@ -120,12 +121,11 @@ async function run5(url: string): Promise<FaultRow> {
     await sleep(WARM_MS);
 
     // A document the dying instance is processing: uploaded until one of them is claimed by it.
-    const pdf = await scannedPdf([
-      ['Page one says cells are small.'],
-      ['Page two says enzymes are proteins.'],
-      ['Page three says the quiz is on Monday.'],
-      ['Page four says the lab is on Friday.'],
-    ]);
+    // Long enough that the dying instance is still reading it when the upload below reaches the kill (a quiet
+    // machine read four pages before then, and nothing was left to take over).
+    const pdf = await scannedPdf(
+      Array.from({ length: DOCUMENT_PAGES }, (_, i) => [`Page ${i + 1} says lesson ${i + 1} is about cells.`]),
+    );
     const jobOf = async (documentId: string) =>
       (
         await db.query<JobRow>(`select id, status, attempts, locked_by from jobs where dedupe_key = $1`, [
@@ -195,6 +195,7 @@ async function run5(url: string): Promise<FaultRow> {
     );
     while (sent < 10 * MB) await sleep(20);
     const docPageAtKill = (await docOf(third)).progress?.page ?? 0;
+    const jobAtKill = await jobOf(documentId);
 
     const killedAt = performance.now();
     // Watched from the kill on, beside the resume and the takeover (which take longer than its 30 s window).
@@ -288,10 +289,12 @@ async function run5(url: string): Promise<FaultRow> {
     const why: string[] = [];
     if (!downloadedOk) why.push('upload not stored byte for byte');
     if (resumedMs > UPLOAD_LEASE_MS + SLACK_MS) why.push('upload resumed late');
+    if (jobAtKill?.status !== 'running') why.push(`the bench's document was ${jobAtKill?.status} at the kill`);
     if (takenOverMs === null || takenOverMs > JOB_LEASE_MS + SLACK_MS) why.push('job taken over late or never');
     if (job?.status !== 'done' || doc.status !== 'done') why.push(`document ${doc.status}, job ${job?.status}`);
     if (takeovers !== 1) why.push(`${takeovers} takeovers`);
-    if (pages.join() !== '1,2,3,4') why.push(`pages ${pages.join()}`);
+    const allPages = Array.from({ length: DOCUMENT_PAGES }, (_, i) => i + 1).join();
+    if (pages.join() !== allPages) why.push(`pages ${pages.join()}`);
     if (lost || duplicates) why.push('lost or doubled');
     if (staged.length || uploadRow?.state !== 'stored') why.push('upload left staged');
     if (back === null) why.push('students not back');
