@@ -34,6 +34,34 @@ const contents = (client: QueryClient, ref: ConversationRef) =>
   client.getQueryData<History>(conversationKeys.messages(ref))?.pages.flatMap((p) => p.messages.map((m) => m.content));
 
 describe('message cache', () => {
+  it('a message or an edit arriving live while the history loads is in it once the (older) answer lands', async () => {
+    const client = new QueryClient();
+    const answers: ((page: History['pages'][number]) => void)[] = [];
+    const fetchHistory = () =>
+      client.fetchInfiniteQuery({
+        queryKey: conversationKeys.messages(chat),
+        queryFn: () => new Promise<History['pages'][number]>((resolve) => answers.push(resolve)),
+        initialPageParam: {},
+      });
+    // The server read the history before message 3 was committed; its event comes before the answer.
+    const first = fetchHistory();
+    insertMessage(client, message(3));
+    answers[0]!({ messages: [message(1), message(2)], hasMore: false });
+    await first;
+    await Promise.resolve();
+    expect(cursors(client, chat)).toEqual([[1, 2, 3]]);
+
+    // A refetch read before an edit: the edit stays.
+    const again = client.refetchQueries({ queryKey: conversationKeys.messages(chat) });
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    const edited = { ...message(2), content: 'fixed', editedAt: new Date(1_800_000_000_000).toISOString() };
+    applyMessageUpdate(client, edited);
+    answers[1]!({ messages: [message(1), message(2), message(3)], hasMore: false });
+    await again;
+    await Promise.resolve();
+    expect(contents(client, chat)).toEqual(['message 1', 'fixed', 'message 3']);
+  });
+
   it('shows an edited or deleted message as it is now, never going back to an older state', () => {
     const client = new QueryClient();
     load(client, chat, [{ cursors: [1, 2, 3], hasMore: false }]);

@@ -10,10 +10,23 @@ export type History = InfiniteData<MessagePage, unknown>;
 const sameRef = (a: ConversationRef, b: ConversationRef) => a.kind === b.kind && a.id === b.id;
 
 /**
+ * A history being fetched now may have been read on the server before this message was committed, and its answer
+ * replaces what is held: `apply` runs again once that answer is in (else a message that arrived live while the
+ * chat was loading stayed missing until a reload).
+ */
+function againAfterFetches(client: QueryClient, message: ChatMessage, apply: () => void): void {
+  const queryKey = conversationKeys.messages(message.conversation);
+  for (const query of client.getQueryCache().findAll({ queryKey, fetchStatus: 'fetching' })) {
+    void query.promise?.then(apply, () => undefined);
+  }
+}
+
+/**
  * Puts a message into its conversation's loaded histories once (by id), in cursor order: the newest one and any
  * opened at a message. A history whose newest messages are not loaded yet leaves it to the page that loads them.
  */
 export function insertMessage(client: QueryClient, message: ChatMessage): void {
+  againAfterFetches(client, message, () => insertMessage(client, message));
   client.setQueriesData<History>({ queryKey: conversationKeys.messages(message.conversation) }, (data) => {
     if (!data?.pages.length || data.pages[0]!.hasNewer) return data;
     if (data.pages.some((p) => p.messages.some((m) => m.id === message.id))) return data;
@@ -61,6 +74,7 @@ export function quoteOf(message: ChatMessage): MessageQuote {
  * to it quote it as it is now (a deletion, final, even where the message itself is not loaded).
  */
 export function applyMessageUpdate(client: QueryClient, message: ChatMessage): void {
+  againAfterFetches(client, message, () => applyMessageUpdate(client, message));
   let held = false;
   const quote = quoteOf(message);
   client.setQueriesData<History>({ queryKey: conversationKeys.messages(message.conversation) }, (data) => {
