@@ -54,6 +54,16 @@ describe('job queue', () => {
     expect(await jobRow(id)).toMatchObject({ attempts: 1, lockedBy: null, lastError: null });
   });
 
+  it('stops without sleeping a poll when stopped while it looks for a job', async () => {
+    // A queue stopped right after its start is still claiming: it used to sleep a whole poll after that claim,
+    // which made every app's close (and a graceful shutdown) wait the 5 s poll of the reminders' queue.
+    const q = queue({ pollMs: 600_000 });
+    await q.start();
+    const stopped = q.stop().then(() => 'stopped');
+    const limit = new Promise((resolve) => setTimeout(resolve, 60_000, 'still sleeping').unref());
+    expect(await Promise.race([stopped, limit])).toBe('stopped');
+  });
+
   it('keeps one active job per dedupe key', async () => {
     const q = queue();
     let release!: () => void;

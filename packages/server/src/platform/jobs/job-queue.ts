@@ -353,6 +353,8 @@ export function createJobQueue(database: Database, log: JobLog, options: JobQueu
         if (!running) break;
         log.error({ err }, 'job queue poll failed');
       }
+      // stop() during a claim found no sleep to wake: without this check the loop slept a whole poll after it.
+      if (!running) break;
       await sleep(pollMs);
     }
   }
