@@ -44,6 +44,17 @@ describe('PGlite queries take turns with I/O', () => {
     expect(doneWhenTimerRan).toBeLessThan(3);
   });
 
+  it("answers the health probe's ping without waiting behind the queue of queries", async () => {
+    let done = 0;
+    const burst = Array.from({ length: 100 }, () =>
+      database.db.execute(sql`select count(*) from generate_series(1, 2000)`).then(() => done++),
+    );
+    const doneWhenPinged = await database.ping().then(() => done);
+    await Promise.all(burst);
+    expect(done).toBe(100);
+    expect(doneWhenPinged).toBeLessThan(5);
+  });
+
   it('keeps answers in order and errors to their own query', async () => {
     const answers = await Promise.allSettled([
       database.db.execute(sql`select 1 as n`),
