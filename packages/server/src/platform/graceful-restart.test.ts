@@ -349,8 +349,10 @@ describe('SIGTERM under chat load, then a restart on the same data', () => {
       const pagesKept = await between.db.select().from(documentPages).where(eq(documentPages.documentId, documentId));
       await between.close();
       expect(handedBack).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+      // Usually a few pages; on a loaded machine the pages in flight at the signal (finished, not cut) can be the
+      // rest of them (seen at load 11): the job is handed back all the same, and nothing is read twice below.
       expect(pagesKept.length).toBeGreaterThanOrEqual(1);
-      expect(pagesKept.length).toBeLessThan(PAGES.length);
+      expect(pagesKept.length).toBeLessThanOrEqual(PAGES.length);
 
       // Students keep typing while it is down; the tabs reconnect by themselves once it is back.
       const restarted = Date.now();
