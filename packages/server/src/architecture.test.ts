@@ -123,6 +123,7 @@ const SERVICE_SHAPE_FEATURES = [
   'avatars',
   'universities',
   'data-export',
+  'files',
 ];
 
 describe.each(SERVICE_SHAPE_FEATURES)('the %s feature has one service shape', (feature) => {
