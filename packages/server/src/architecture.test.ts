@@ -124,6 +124,7 @@ const SERVICE_SHAPE_FEATURES = [
   'universities',
   'data-export',
   'files',
+  'lms',
 ];
 
 describe.each(SERVICE_SHAPE_FEATURES)('the %s feature has one service shape', (feature) => {
