@@ -125,6 +125,8 @@ const SERVICE_SHAPE_FEATURES = [
   'data-export',
   'files',
   'lms',
+  'chat',
+  'study-sessions',
 ];
 
 describe.each(SERVICE_SHAPE_FEATURES)('the %s feature has one service shape', (feature) => {
