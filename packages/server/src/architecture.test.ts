@@ -127,6 +127,7 @@ const SERVICE_SHAPE_FEATURES = [
   'lms',
   'chat',
   'study-sessions',
+  'profile',
 ];
 
 describe.each(SERVICE_SHAPE_FEATURES)('the %s feature has one service shape', (feature) => {
