@@ -128,6 +128,7 @@ const SERVICE_SHAPE_FEATURES = [
   'chat',
   'study-sessions',
   'profile',
+  'schedule',
 ];
 
 describe.each(SERVICE_SHAPE_FEATURES)('the %s feature has one service shape', (feature) => {
