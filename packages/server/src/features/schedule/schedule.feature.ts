@@ -1,8 +1,8 @@
 import type { AppContext } from '../../platform/context.ts';
 import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
-import { createScheduleImportService } from './schedule-import.service.ts';
+import { createScheduleImports } from './schedule-import.ts';
 import { scheduleRoutes } from './schedule.routes.ts';
-import { createScheduleService } from './schedule.service.ts';
+import { freeTimeTiebreak, refreshStaleRankings } from './schedule.service.ts';
 
 const REREAD = 'schedule.reread';
 const RANK_REFRESH = 'schedule.rank-refresh';
@@ -14,8 +14,7 @@ export interface ScheduleOptions {
 
 /** Free time: my week, .ics imports re-read daily through the job queue, Find a time (issue 27 parts 1, 2, 5). */
 export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) {
-  const schedule = createScheduleService(ctx);
-  ctx.registry.matchTiebreaks.push(schedule.freeTimeTiebreak);
+  ctx.registry.matchTiebreaks.push(freeTimeTiebreak(ctx));
   const queue = createJobQueue(ctx.database, ctx.log, options.queue);
   const scheduleReread = async (userId: string) => {
     const runAt = new Date(Date.now() + DAY_MS);
@@ -23,7 +22,7 @@ export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) 
     const dedupeKey = `${REREAD}:${userId}:${Math.floor(runAt.getTime() / DAY_MS)}`;
     await queue.enqueue(REREAD, { userId }, { owner: userId, dedupeKey, runAt });
   };
-  const imports = createScheduleImportService(ctx, scheduleReread);
+  const imports = createScheduleImports(ctx, scheduleReread);
   queue.define<{ userId: string }>({
     kind: REREAD,
     maxAttempts: 3,
@@ -40,11 +39,11 @@ export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) 
     kind: RANK_REFRESH,
     maxAttempts: 3,
     async handler() {
-      await schedule.refreshStaleRankings();
+      await refreshStaleRankings(ctx);
       await scheduleRankRefresh(new Date((Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS + 5 * 60_000));
     },
   });
-  const routes = scheduleRoutes(schedule, imports);
+  const routes = scheduleRoutes(ctx, imports);
   return async (app: Parameters<typeof routes>[0]) => {
     app.addHook('onReady', async () => {
       await queue.start();

@@ -11,17 +11,18 @@ import {
   overrideInputSchema,
   saveWeekInputSchema,
 } from '@studybuddy/shared/schedule';
+import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import type { ScheduleImports } from './schedule-import.service.ts';
-import type { ScheduleService } from './schedule.service.ts';
+import type { ScheduleImports } from './schedule-import.ts';
+import { findATimeForGroup, findATimeWithFriend, mySchedule, saveWeek, setOverride } from './schedule.service.ts';
 
 const groupParams = z.object({ groupId: z.string().min(1).max(200) });
 const friendParams = z.object({ friendId: z.string().min(1).max(200) });
 /** A 2 MB calendar as a JSON string (line breaks escaped); the service refuses past 2 MB with its own message. */
 const FILE_BODY_LIMIT = 6 * 1024 * 1024;
 
-export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImports) {
+export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['schedule'];
@@ -37,7 +38,7 @@ export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImpor
           response: { 200: myScheduleSchema, ...errorResponses },
         },
       },
-      async (request) => schedule.mine(requireUser(request).id),
+      async (request) => mySchedule(ctx, requireUser(request).id),
     );
 
     app.put(
@@ -51,7 +52,7 @@ export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImpor
           response: { 200: myScheduleSchema, ...errorResponses },
         },
       },
-      async (request) => schedule.saveWeek(requireUser(request).id, request.body),
+      async (request) => saveWeek(ctx, requireUser(request).id, request.body),
     );
 
     app.post(
@@ -103,7 +104,7 @@ export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImpor
           response: { 200: myScheduleSchema, ...errorResponses },
         },
       },
-      async (request) => schedule.setOverride(requireUser(request).id, request.body.key, request.body.free),
+      async (request) => setOverride(ctx, requireUser(request).id, request.body.key, request.body.free),
     );
 
     app.get(
@@ -118,7 +119,7 @@ export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImpor
           response: { 200: findATimeResultSchema, ...errorResponses },
         },
       },
-      async (request) => schedule.findATimeForGroup(requireUser(request).id, request.params.groupId, request.query),
+      async (request) => findATimeForGroup(ctx, requireUser(request).id, request.params.groupId, request.query),
     );
 
     app.get(
@@ -133,7 +134,7 @@ export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImpor
           response: { 200: findATimeResultSchema, ...errorResponses },
         },
       },
-      async (request) => schedule.findATimeWithFriend(requireUser(request).id, request.params.friendId, request.query),
+      async (request) => findATimeWithFriend(ctx, requireUser(request).id, request.params.friendId, request.query),
     );
   };
 }

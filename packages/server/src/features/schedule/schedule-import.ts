@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import { createQuota, HOUR_MS } from '../../platform/quota.ts';
 import { fetchIcs, IcsFetchError, type FetchDeps } from './ics-fetch.ts';
 import { IcsError } from './ics-parse.ts';
-import { createIcsThreads, type IcsThreads } from './ics-thread.ts';
+import { parseInThread } from './ics-thread.ts';
 import * as repo from './schedule.repository.ts';
 import { mySchedule, refreshUtcWeek } from './schedule.service.ts';
 
@@ -49,7 +49,6 @@ export interface ImportOptions {
 
 async function store(
   ctx: AppContext,
-  threads: IcsThreads,
   userId: string,
   source: { kind: 'file' | 'url'; source: string },
   body: () => Promise<string>,
@@ -60,7 +59,7 @@ async function store(
   if (Buffer.byteLength(text, 'utf8') > SCHEDULE_LIMITS.icsMaxBytes) {
     throw new AppError(413, 'too_large', MSG.schedule.tooLarge, 'ics');
   }
-  const occurrences = await threads.parse(text, {
+  const occurrences = await parseInThread(text, {
     fromMs: now.getTime() - DAY_MS,
     toMs: now.getTime() + SCHEDULE_LIMITS.importDaysAhead * DAY_MS,
     maxOccurrences: SCHEDULE_LIMITS.icsMaxOccurrences,
@@ -88,12 +87,7 @@ async function answer(ctx: AppContext, userId: string, now: Date): Promise<Impor
   return { import: s.import, busy: s.busy };
 }
 
-/**
- * The .ics imports of an app (built in schedule.feature.ts): a file or an address, read again daily, each parsed in
- * a thread of its own; `onUrlImported` queues an address's next read.
- */
-export function createScheduleImportService(ctx: AppContext, onUrlImported: (userId: string) => Promise<void>) {
-  const threads = createIcsThreads();
+export function createScheduleImports(ctx: AppContext, onUrlImported: (userId: string) => Promise<void>) {
   const quota = createQuota(ctx.db);
   const perHour = { what: MSG.schedule.importTitle, limit: IMPORTS_PER_HOUR, windowMs: HOUR_MS };
   const guarded = async <T>(userId: string, run: () => Promise<T>): Promise<T> => {
@@ -111,7 +105,7 @@ export function createScheduleImportService(ctx: AppContext, onUrlImported: (use
       const now = opts.now ?? new Date();
       const deadline = Date.now() + SCHEDULE_LIMITS.icsTimeoutMs;
       await guarded(userId, () =>
-        store(ctx, threads, userId, { kind: 'file', source: file.fileName }, async () => file.content, deadline, now),
+        store(ctx, userId, { kind: 'file', source: file.fileName }, async () => file.content, deadline, now),
       );
       return answer(ctx, userId, now);
     },
@@ -123,7 +117,6 @@ export function createScheduleImportService(ctx: AppContext, onUrlImported: (use
       await guarded(userId, () =>
         store(
           ctx,
-          threads,
           userId,
           { kind: 'url', source: url },
           () => fetchIcs(url, fetchLimits, opts.fetchDeps),
@@ -146,15 +139,7 @@ export function createScheduleImportService(ctx: AppContext, onUrlImported: (use
       const deadline = Date.now() + SCHEDULE_LIMITS.icsTimeoutMs;
       const fetchLimits = { maxBytes: SCHEDULE_LIMITS.icsMaxBytes, deadline };
       try {
-        await store(
-          ctx,
-          threads,
-          userId,
-          found,
-          () => fetchIcs(found.source, fetchLimits, opts.fetchDeps),
-          deadline,
-          now,
-        );
+        await store(ctx, userId, found, () => fetchIcs(found.source, fetchLimits, opts.fetchDeps), deadline, now);
       } catch (err) {
         const known = importFailure(err);
         if (!known && !(err instanceof AppError)) throw err;
@@ -171,4 +156,4 @@ export function createScheduleImportService(ctx: AppContext, onUrlImported: (use
   };
 }
 
-export type ScheduleImports = ReturnType<typeof createScheduleImportService>;
+export type ScheduleImports = ReturnType<typeof createScheduleImports>;
