@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
-import { lmsFailureKind } from '../lms/course-files.service.ts';
+import { downloadCourseFile, listCourseFiles, lmsFailureKind } from '../lms/course-files.service.ts';
+import { canvasClientFor } from '../lms/lms.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 
 async function mapped<T>(work: Promise<T>): Promise<T> {
@@ -10,11 +11,14 @@ async function mapped<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Canvas files through the LMS feature (`ctx.registry.canvasFiles`): the user's stored (encrypted) token. */
+/** Canvas files through the LMS feature: the user's stored (encrypted) token and its Canvas client. */
 export function lmsCanvasFiles(ctx: AppContext): CanvasFilesSource {
   return {
-    isConnected: (userId) => ctx.registry.canvasFiles.isConnected(userId).catch(() => false),
-    listCourseFiles: (userId, courseId) => mapped(ctx.registry.canvasFiles.list(userId, courseId)),
-    downloadFile: (userId, courseId, fileId) => mapped(ctx.registry.canvasFiles.download(userId, courseId, fileId)),
+    isConnected: async (userId) => (await canvasClientFor(ctx, userId).catch(() => null)) !== null,
+    listCourseFiles: (userId, courseId) => mapped(listCourseFiles(ctx, userId, courseId)),
+    downloadFile: async (userId, courseId, fileId) => {
+      const { bytes, contentType } = await mapped(downloadCourseFile(ctx, userId, courseId, fileId));
+      return { bytes, contentType };
+    },
   };
 }
