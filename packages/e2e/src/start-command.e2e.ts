@@ -19,6 +19,21 @@ async function waitFor(url: string, deadline: number): Promise<Response> {
   }
 }
 
+async function groupGone(pgid: number, deadline: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) {
+      process.kill(-pgid, 'SIGKILL');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('npm start', () => {
   it('serves the SPA and a healthy API on the embedded defaults, with demo log-ins for npm run demo', async () => {
     const port = await freePort();
@@ -55,8 +70,10 @@ describe('npm start', () => {
       expect(courses.status).toBe(200);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      await rm(dataDir, { recursive: true, force: true });
+      // npm exits before the server it started has closed PGlite, which still writes its WAL:
+      // wait for the whole process group, not only npm, before removing the data folder.
+      await groupGone(child.pid!, Date.now() + 30_000);
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });
