@@ -37,6 +37,7 @@ import { socialFeature } from './features/social/social.feature.ts';
 import { chatFeature } from './features/chat/chat.feature.ts';
 import { groupsFeature } from './features/groups/groups.feature.ts';
 import { lmsFeature } from './features/lms/lms.feature.ts';
+import type { LmsOptions } from './features/lms/lms-state.ts';
 import { documentsFeature, type DocumentsOptions } from './features/documents/documents.feature.ts';
 import { calendarFeature } from './features/calendar/calendar.feature.ts';
 import { searchFeature } from './features/search/search.feature.ts';
@@ -60,6 +61,8 @@ export interface BuildOptions {
   documents?: DocumentsOptions;
   /** Wraps the accounts feature's password hasher (tests count its costly calls). */
   wrapHasher?: WrapHasher;
+  /** What the LMS feature is built with instead of its defaults (tests: a clock of their own, shorter Canvas timings). */
+  lms?: LmsOptions;
 }
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -152,7 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(socialFeature(ctx));
   await app.register(chatFeature(ctx));
   await app.register(groupsFeature(ctx));
-  await app.register(lmsFeature(ctx));
+  await app.register(lmsFeature(ctx, options.lms));
   await app.register(documentsFeature(ctx, options.documents));
   await app.register(calendarFeature(ctx));
   await app.register(searchFeature(ctx));

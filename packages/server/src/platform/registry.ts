@@ -45,7 +45,42 @@ export interface Registry {
    * in an app without it, notices go nowhere). Read it when sending, not when a feature is built.
    */
   push: PushNotices;
+  /**
+   * The course files of a student's linked Canvas (documents' Canvas import). The LMS feature's service puts itself
+   * here as it starts; until then, and in an app without it, no student is connected. Read it when calling.
+   */
+  canvasFiles: CanvasFiles;
 }
+
+/** A Canvas file of a course (requirements §3 "LMS file as shown"), with the first module that links it. */
+export interface CanvasCourseFile {
+  id: string;
+  displayName: string;
+  filename: string;
+  size: number;
+  /** Canvas's download address: a capability URL (its verifier is the credential), kept server-side. */
+  url: string;
+  contentType: string;
+  createdAt: string | null;
+  moduleName: string | null;
+}
+
+/** Canvas files through the student's stored link; failures keep the LMS feature's kinds (`lmsFailureKind`). */
+export interface CanvasFiles {
+  /** Both the Canvas address and the token are stored and non-blank (requirements §5). */
+  isConnected(userId: string): Promise<boolean>;
+  /** The course's files and the files its modules link to. */
+  list(userId: string, courseId: string): Promise<CanvasCourseFile[]>;
+  /** One file of the course, downloaded (the token is never sent to the download hosts). */
+  download(userId: string, courseId: string, fileId: string): Promise<{ bytes: Buffer; contentType: string }>;
+}
+
+/** No Canvas: the registry's Canvas files before the LMS feature starts. */
+export const noCanvasFiles: CanvasFiles = {
+  isConnected: async () => false,
+  list: () => Promise.reject(new Error('Canvas is not connected')),
+  download: () => Promise.reject(new Error('Canvas is not connected')),
+};
 
 /** The push feature's notices to students with no visible tab (issue 17); each returns at once. */
 export interface PushNotices {
@@ -201,5 +236,6 @@ export function createRegistry(): Registry {
     matchTiebreaks: [],
     calendarSources: [],
     push: noPushNotices,
+    canvasFiles: noCanvasFiles,
   };
 }

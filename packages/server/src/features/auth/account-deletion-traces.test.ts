@@ -13,7 +13,6 @@ import { rowsNaming } from '../../test/rows-naming.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
 import { addressOf, chatRef, friends, history, pngBytes, post, upload, wavBytes } from '../chat/chat.test-kit.ts';
-import { configureLms } from '../lms/lms.service.ts';
 
 /** Every file under a folder on disk, as paths relative to it ('/'-separated). */
 async function walk(dir: string, prefix = ''): Promise<string[]> {
@@ -61,8 +60,10 @@ describe('account deletion leaves no trace of the student', () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ throttle: false, tokens: [CANVAS_TOKEN] });
-    t = await createTestApp({ CANVAS_URL_UCLA: emu.url, RATE_LIMITS: 'false' });
-    configureLms(t.app.ctx, { client: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2_000 } });
+    t = await createTestApp(
+      { CANVAS_URL_UCLA: emu.url, RATE_LIMITS: 'false' },
+      { lms: { client: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2_000 } } },
+    );
     [ada, bob, cy] = await friends(t.app, 3, ['Adalinda Quuxley', 'Bob', 'Cy']);
 
     // Canvas connected with a token Canvas knows.

@@ -207,3 +207,14 @@ function readme(at: Date): string {
     '',
   ].join('\n');
 }
+
+/** "Download my data": the hourly request, the one-time link's ticket, and the ZIP streamed as it is written. */
+export function createDataExportService(ctx: AppContext) {
+  return {
+    request: (userId: string) => requestExport(ctx, userId),
+    redeem: (userId: string, ticket: string) => redeemTicket(ctx, userId, ticket),
+    archive: (userId: string): Readable => exportArchive(ctx, userId),
+  };
+}
+
+export type DataExportService = ReturnType<typeof createDataExportService>;

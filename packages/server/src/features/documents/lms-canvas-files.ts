@@ -1,6 +1,5 @@
 import type { AppContext } from '../../platform/context.ts';
-import { downloadCourseFile, listCourseFiles, lmsFailureKind } from '../lms/course-files.service.ts';
-import { canvasClientFor } from '../lms/lms.service.ts';
+import { lmsFailureKind } from '../lms/course-files.service.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
 
 async function mapped<T>(work: Promise<T>): Promise<T> {
@@ -11,14 +10,11 @@ async function mapped<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Canvas files through the LMS feature: the user's stored (encrypted) token and its Canvas client. */
+/** Canvas files through the LMS feature (`ctx.registry.canvasFiles`): the user's stored (encrypted) token. */
 export function lmsCanvasFiles(ctx: AppContext): CanvasFilesSource {
   return {
-    isConnected: async (userId) => (await canvasClientFor(ctx, userId).catch(() => null)) !== null,
-    listCourseFiles: (userId, courseId) => mapped(listCourseFiles(ctx, userId, courseId)),
-    downloadFile: async (userId, courseId, fileId) => {
-      const { bytes, contentType } = await mapped(downloadCourseFile(ctx, userId, courseId, fileId));
-      return { bytes, contentType };
-    },
+    isConnected: (userId) => ctx.registry.canvasFiles.isConnected(userId).catch(() => false),
+    listCourseFiles: (userId, courseId) => mapped(ctx.registry.canvasFiles.list(userId, courseId)),
+    downloadFile: (userId, courseId, fileId) => mapped(ctx.registry.canvasFiles.download(userId, courseId, fileId)),
   };
 }

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../platform/context.ts';
 import { registerAccessRule } from '../../platform/storage/access.ts';
-import { deleteUserFiles } from './files.service.ts';
 import { filesRoutes } from './files.routes.ts';
+import { createFilesService } from './files.service.ts';
+import { createResumableService } from './resumable.service.ts';
 
 /**
  * Uploads (direct and resumable) and stored files. `users/<id>/profile/…` is readable by every signed-in user;
@@ -12,6 +13,9 @@ export function filesFeature(ctx: AppContext) {
     const [, owner, area] = fullPath.split('/');
     return owner === reader.id || area === 'profile';
   });
-  ctx.registry.accountCleanups.push((userId) => deleteUserFiles(ctx, userId));
-  return filesRoutes(ctx);
+  const files = createFilesService(ctx);
+  const resumable = createResumableService(ctx);
+  ctx.registry.accountCleanups.push((userId) => files.deleteUserFiles(userId));
+  ctx.registry.accountCleanups.push((userId) => resumable.discardAll(userId));
+  return filesRoutes(ctx, { files, resumable });
 }

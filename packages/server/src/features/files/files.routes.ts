@@ -7,14 +7,13 @@ import { uploadResponseSchema } from '@studybuddy/shared/files';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest } from '../../platform/errors.ts';
 import { errorResponses, fileResponse, noContent } from '../../platform/openapi.ts';
-import { canRead } from '../../platform/storage/access.ts';
-import { assertSafePath } from '../../platform/storage/storage.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { IMMUTABLE_CACHE, storeUpload } from './files.service.ts';
+import { IMMUTABLE_CACHE, type FilesService } from './files.service.ts';
 import { resumableRoutes } from './resumable.routes.ts';
 import { describeResumableRoute } from './resumable.schemas.ts';
+import type { ResumableService } from './resumable.service.ts';
 
 /** Single-request uploads a student may make a minute. */
 const UPLOADS_PER_MINUTE = 120;
@@ -28,12 +27,12 @@ const uploadParams = z.object({ target: z.string().min(1).max(100).describe('The
 const targetParams = z.record(z.string(), z.string().max(1000)).describe("The target's params (courseId, …)");
 const fileParams = z.object({ '*': z.string().describe('The stored object path') });
 
-export function filesRoutes(ctx: AppContext) {
+export function filesRoutes(ctx: AppContext, services: { files: FilesService; resumable: ResumableService }) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['files'];
     app.addHook('onRoute', describeResumableRoute);
-    await app.register(resumableRoutes(ctx));
+    await app.register(resumableRoutes(ctx, services.resumable));
     await app.register(fastifyMultipart, {
       limits: { fileSize: LIMITS.resumableThresholdBytes, files: 1, fields: 5, headerPairs: 50 },
     });
@@ -67,8 +66,7 @@ export function filesRoutes(ctx: AppContext) {
           }
           throw err;
         }
-        const file = await storeUpload(
-          ctx,
+        const file = await services.files.upload(
           {
             user,
             target: request.params.target,
@@ -91,16 +89,7 @@ export function filesRoutes(ctx: AppContext) {
     };
     app.get('/api/files/*', { schema: files }, async (request, reply) => {
       const reader = requireUser(request);
-      const fullPath = request.params['*'];
-      try {
-        assertSafePath(fullPath);
-      } catch {
-        throw notFound();
-      }
-      if (!(await canRead(ctx, reader, fullPath))) throw forbidden();
-      const found = await ctx.storage.get(fullPath);
-      if (!found) throw notFound();
-      const { meta, body } = found;
+      const { meta, body } = await services.files.read(reader, request.params['*']);
       const etag = `"${Buffer.from(meta.md5Hash, 'base64').toString('hex')}"`;
       reply
         .header('Cache-Control', meta.cacheControl ?? IMMUTABLE_CACHE)

@@ -6,9 +6,10 @@ import { fileUrl, type UploadedFile } from '@studybuddy/shared/files';
 import { MSG } from '@studybuddy/shared/messages';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, badRequest } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { UploadTarget } from '../../platform/registry.ts';
-import { folderOf } from '../../platform/storage/storage.ts';
+import { canRead, type FileReader } from '../../platform/storage/access.ts';
+import { assertSafePath, folderOf } from '../../platform/storage/storage.ts';
 import { userFolder } from '../../platform/storage/upload-targets.ts';
 import type { SessionUser } from '../../platform/session.ts';
 import { reencodeImage } from './image-processing.ts';
@@ -152,3 +153,31 @@ export async function deleteUserFiles(ctx: AppContext, userId: string): Promise<
   for (const path of await storedPathsOf(ctx.db, userId)) await ctx.storage.delete(path);
   await ctx.storage.deletePrefix(userFolder(userId));
 }
+
+/** What the files routes do: single-request uploads and reading a stored file as the folder's access rule allows. */
+export function createFilesService(ctx: AppContext) {
+  return {
+    upload: (req: UploadRequest, source: UploadSource): Promise<UploadedFile> => storeUpload(ctx, req, source),
+
+    /**
+     * A stored file for `reader`: 404 for a path that is no stored object's, 403 when the folder's access rule
+     * refuses (asked before the object is looked up, so a refused reader cannot learn whether it exists).
+     */
+    async read(reader: FileReader, fullPath: string) {
+      try {
+        assertSafePath(fullPath);
+      } catch {
+        throw notFound();
+      }
+      if (!(await canRead(ctx, reader, fullPath))) throw forbidden();
+      const found = await ctx.storage.get(fullPath);
+      if (!found) throw notFound();
+      return found;
+    },
+
+    /** A deleted account's stored files. */
+    deleteUserFiles: (userId: string) => deleteUserFiles(ctx, userId),
+  };
+}
+
+export type FilesService = ReturnType<typeof createFilesService>;

@@ -11,7 +11,7 @@ import { createUser, type TestUser } from '../../test/users.ts';
 import { registerUploadTarget, stagingDir } from './files.service.ts';
 import { createCompletion } from './resumable-completion.ts';
 import { ResumableStore } from './resumable-store.ts';
-import { scratchDirOf } from './resumable.routes.ts';
+import { scratchDirOf } from './resumable.service.ts';
 import { StagingStore } from './staging-store.ts';
 import { SharedLocker } from './upload-locker.ts';
 

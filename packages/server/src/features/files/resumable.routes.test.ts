@@ -14,7 +14,7 @@ import { registerUploadTarget, stagingDir, storedKey } from './files.service.ts'
 import { reencodeImage } from './image-processing.ts';
 import { StagingStore } from './staging-store.ts';
 import { ResumableStore } from './resumable-store.ts';
-import { scratchDirOf } from './resumable.routes.ts';
+import { scratchDirOf } from './resumable.service.ts';
 import { noisePng } from './upload-test-helpers.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };

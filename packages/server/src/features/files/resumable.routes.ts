@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@tus/server';
 import { FILES_API } from '@studybuddy/shared/files';
@@ -8,14 +7,9 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, errorBody, knownError, notFound } from '../../platform/errors.ts';
 import { requireUser, type SessionUser } from '../../platform/session.ts';
-import { registerAccountCleanup } from '../auth/account-deletion.service.ts';
-import { stagingDir, uploadTarget } from './files.service.ts';
-import { createCompletion, paramsOf } from './resumable-completion.ts';
-import { ResumableStore } from './resumable-store.ts';
-import { createResumableService } from './resumable.service.ts';
-import { S3StagingStore } from './s3-staging-store.ts';
-import { StagingStore, type StagingBackend } from './staging-store.ts';
-import { SharedLocker } from './upload-locker.ts';
+import { uploadTarget } from './files.service.ts';
+import { paramsOf } from './resumable-completion.ts';
+import type { ResumableService } from './resumable.service.ts';
 
 /** Largest resumable upload of any target; each target's own limit is checked when the upload is created. */
 const RESUMABLE_MAX_BYTES = 1024 * 1024 * 1024;
@@ -46,15 +40,6 @@ function tusError(err: unknown): { status_code: number; body: string } {
   return { status_code: 500, body: JSON.stringify(errorBody('internal', MSG.api.internal)) };
 }
 
-/** Where a complete upload staged in S3 is copied while it is checked and stored. */
-export const scratchDirOf = (config: AppContext['config']) => path.join(stagingDir(config), 'scratch');
-
-/** Bytes wait on this instance's disk (STORAGE=fs), or in the bucket where every instance reaches them (s3). */
-function stagingBackend(ctx: AppContext): StagingBackend {
-  if (ctx.config.storage === 's3' && ctx.config.s3) return new S3StagingStore(ctx.config.s3);
-  return new StagingStore(stagingDir(ctx.config));
-}
-
 /**
  * tus 1.0 resumable uploads (spec: files over 262144 bytes): POST creates, PATCH appends at the offset,
  * HEAD tells a reconnecting client where to resume, DELETE cancels. The complete file is checked and written to
@@ -67,11 +52,7 @@ function stagingBackend(ctx: AppContext): StagingBackend {
  * Quotas at creation: uploads started per day, unfinished uploads at once, and storage (what the student keeps,
  * plus what their unfinished uploads declared, plus this Upload-Length).
  */
-export function resumableRoutes(ctx: AppContext) {
-  const store = new ResumableStore(stagingBackend(ctx), ctx.db);
-  const scratchDir = scratchDirOf(ctx.config);
-  const completion = createCompletion(ctx, store, scratchDir);
-  const resumable = createResumableService({ ctx, store });
+export function resumableRoutes(ctx: AppContext, resumable: ResumableService) {
   const owners = new WeakMap<IncomingMessage, SessionUser>();
   const ownerOf = (req: Request) => {
     const raw = (req as TusRequest).runtime?.node?.req;
@@ -80,12 +61,10 @@ export function resumableRoutes(ctx: AppContext) {
     return user;
   };
 
-  registerAccountCleanup(ctx, (userId) => resumable.discardAll(userId));
-
   const tus = new Server({
     path: FILES_API.resumable,
-    datastore: store,
-    locker: new SharedLocker(ctx.db, ctx.log),
+    datastore: resumable.datastore,
+    locker: resumable.locker,
     relativeLocation: true,
     // Locations are relative, so no host or scheme is read from the request; and were they not, the forwarded
     // headers are only to be believed from a trusted proxy, which tus cannot tell (Fastify's request does).
@@ -122,7 +101,7 @@ export function resumableRoutes(ctx: AppContext) {
       const user = ownerOf(req);
       if (!ownedBy(user, upload.id)) throw NOT_FOUND;
       try {
-        const file = await completion.complete(upload.id, user);
+        const file = await resumable.complete(upload.id, user);
         return {
           status_code: 200,
           headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
@@ -146,7 +125,7 @@ export function resumableRoutes(ctx: AppContext) {
     },
   });
 
-  const sweep = () => store.sweep(scratchDir, ctx.log);
+  const sweep = () => resumable.sweep();
 
   return async (app: FastifyInstance) => {
     const sweeper = setInterval(() => void sweep().catch((err) => ctx.log.warn({ err }, 'upload sweep')), SWEEP_MS);
@@ -177,7 +156,7 @@ export function resumableRoutes(ctx: AppContext) {
       const user = requireUser(request);
       const { id } = request.params;
       if (!ownedBy(user, id)) throw notFound();
-      const file = await completion.complete(id, user);
+      const file = await resumable.complete(id, user);
       return reply.header('Cache-Control', 'no-store').send({ file });
     });
   };

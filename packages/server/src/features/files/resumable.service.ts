@@ -1,10 +1,16 @@
+import path from 'node:path';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
 import { createQuota, DAY_MS, quotaExceeded } from '../../platform/quota.ts';
-import type { ResumableStore } from './resumable-store.ts';
+import type { SessionUser } from '../../platform/session.ts';
+import { stagingDir } from './files.service.ts';
+import { createCompletion } from './resumable-completion.ts';
+import { ResumableStore } from './resumable-store.ts';
 import { deleteUpload, insertUpload, uploadIdsOf } from './resumable-uploads.repository.ts';
-import { STAGING_MS } from './staging-store.ts';
+import { S3StagingStore } from './s3-staging-store.ts';
+import { STAGING_MS, StagingStore, type StagingBackend } from './staging-store.ts';
 import { assertStorageRoom } from './storage-quota.service.ts';
+import { SharedLocker } from './upload-locker.ts';
 
 /** A new tus upload as its creation request declares it. */
 export interface NewResumableUpload {
@@ -14,16 +20,37 @@ export interface NewResumableUpload {
   metadata: Record<string, string | null>;
 }
 
+/** Where a complete upload staged in S3 is copied while it is checked and stored. */
+export const scratchDirOf = (config: AppContext['config']) => path.join(stagingDir(config), 'scratch');
+
+/** Bytes wait on this instance's disk (STORAGE=fs), or in the bucket where every instance reaches them (s3). */
+function stagingBackend(ctx: AppContext): StagingBackend {
+  if (ctx.config.storage === 's3' && ctx.config.s3) return new S3StagingStore(ctx.config.s3);
+  return new StagingStore(stagingDir(ctx.config));
+}
+
 /**
- * The resumable uploads' rows and quotas: an upload is admitted within the student's quotas (on every instance),
- * and a deleted account's unfinished uploads go with their staged bytes.
+ * The resumable uploads' rows, bytes and quotas: an upload is admitted within the student's quotas (on every
+ * instance), stored once when complete whichever instance finishes it, and a deleted account's unfinished uploads
+ * go with their staged bytes. `datastore` and `locker` are what the tus server works on.
  */
-export function createResumableService(deps: { ctx: AppContext; store: ResumableStore }) {
-  const { ctx, store } = deps;
+export function createResumableService(ctx: AppContext) {
+  const store = new ResumableStore(stagingBackend(ctx), ctx.db);
+  const scratchDir = scratchDirOf(ctx.config);
+  const completion = createCompletion(ctx, store, scratchDir);
   const quota = createQuota(ctx.db);
   const limits = ctx.config.limits;
 
   return {
+    datastore: store,
+    locker: new SharedLocker(ctx.db, ctx.log),
+
+    /** Stores a complete upload (once, whichever instance asks), or answers the file stored already. */
+    complete: (id: string, user: SessionUser) => completion.complete(id, user),
+
+    /** Drops abandoned uploads' bytes and scratch copies. */
+    sweep: () => store.sweep(scratchDir, ctx.log),
+
     /**
      * Records the upload, or refuses it: unfinished uploads at once, storage (what the student keeps, plus what
      * their unfinished uploads declared, plus this one) and uploads started per day, counted last so a refused
@@ -63,3 +90,5 @@ export function createResumableService(deps: { ctx: AppContext; store: Resumable
     },
   };
 }
+
+export type ResumableService = ReturnType<typeof createResumableService>;

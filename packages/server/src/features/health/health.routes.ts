@@ -1,12 +1,9 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { APP_VERSION } from '@studybuddy/shared/version';
-import type { AppContext } from '../../platform/context.ts';
+import type { HealthService } from './health.service.ts';
 
 const partStateSchema = z.object({ status: z.enum(['up', 'down']), ok: z.boolean() });
-type PartState = z.infer<typeof partStateSchema>;
-
 const liveSchema = z.object({ status: z.literal('ok') });
 const readySchema = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -21,18 +18,7 @@ const healthSchema = z.object({
   storage: partStateSchema.extend({ driver: z.enum(['fs', 's3']) }),
 });
 
-/** Up or down only: the reason (connection strings, paths, driver messages) goes to the log, never to the caller. */
-async function check(part: string, fn: () => Promise<unknown>, log: FastifyBaseLogger): Promise<PartState> {
-  try {
-    await fn();
-    return { status: 'up', ok: true };
-  } catch (err) {
-    log.error({ err, part }, `health check: ${part} is down`);
-    return { status: 'down', ok: false };
-  }
-}
-
-export function healthRoutes(ctx: AppContext) {
+export function healthRoutes(health: HealthService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['health'];
@@ -49,33 +35,21 @@ export function healthRoutes(ctx: AppContext) {
       '/api/health/ready',
       { schema: { ...readiness, response: { 200: readySchema, 503: readySchema } } },
       async (request, reply) => {
-        reply.header('Cache-Control', 'no-store');
-        if (!ctx.lifecycle.ready) return reply.status(503).send({ status: 'unavailable', ready: false });
-        const [database, storage] = await Promise.all([
-          check('database', () => ctx.database.ping(), request.log),
-          check('storage', () => ctx.storage.check(), request.log),
-        ]);
-        const ok = database.ok && storage.ok && ctx.lifecycle.ready;
-        return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', ready: ok, database, storage });
+        const { ok, answer } = await health.readiness(request.log);
+        return reply
+          .status(ok ? 200 : 503)
+          .header('Cache-Control', 'no-store')
+          .send(answer);
       },
     );
 
-    const health = { summary: 'Database and storage state', tags, response: { 200: healthSchema, 503: healthSchema } };
-    app.get('/api/health', { schema: health }, async (request, reply) => {
-      const [database, storage] = await Promise.all([
-        check('database', () => ctx.database.ping(), request.log),
-        check('storage', () => ctx.storage.check(), request.log),
-      ]);
-      const ok = database.ok && storage.ok;
+    const state = { summary: 'Database and storage state', tags, response: { 200: healthSchema, 503: healthSchema } };
+    app.get('/api/health', { schema: state }, async (request, reply) => {
+      const { ok, answer } = await health.state(request.log);
       return reply
         .status(ok ? 200 : 503)
         .header('Cache-Control', 'no-store')
-        .send({
-          status: ok ? 'ok' : 'degraded',
-          version: APP_VERSION,
-          database: { kind: ctx.database.kind, ...database },
-          storage: { driver: ctx.storage.driver, ...storage },
-        });
+        .send(answer);
     });
   };
 }

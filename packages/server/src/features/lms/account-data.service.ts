@@ -1,6 +1,7 @@
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import type { AppContext } from '../../platform/context.ts';
 import { findCache, findLink } from './lms.repository.ts';
+import type { Lms } from './lms-state.ts';
 import { canvasAccount, describe, newClient } from './lms.service.ts';
 
 /** The student's Canvas link and cached coursework as their data download gives it (never the token). */
@@ -29,11 +30,12 @@ export async function courseworkForExport(ctx: AppContext, userId: string): Prom
  * Before an account goes: its Canvas token is withdrawn with Canvas when possible (a token Canvas no longer knows,
  * or a Canvas that cannot be reached, is logged and the deletion goes on; the stored token goes with the account).
  */
-export async function revokeCanvasToken(ctx: AppContext, userId: string): Promise<void> {
+export async function revokeCanvasToken(lms: Lms, userId: string): Promise<void> {
+  const { ctx } = lms;
   try {
     const { credentials } = await canvasAccount(ctx, userId);
     if (!credentials) return;
-    await newClient(ctx, userId, credentials.canvasUrl, credentials.token).revokeToken();
+    await newClient(lms, userId, credentials.canvasUrl, credentials.token).revokeToken();
     ctx.log.info({ userId }, 'Canvas token revoked with Canvas');
   } catch (err) {
     ctx.log.warn({ userId, err: describe(err) }, 'Canvas token could not be revoked with Canvas');

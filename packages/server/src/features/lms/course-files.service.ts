@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/context.ts';
+import type { CanvasCourseFile } from '../../platform/registry.ts';
 import {
   CanvasAuthError,
   CanvasForbiddenError,
@@ -7,21 +8,11 @@ import {
   CanvasTimeoutError,
 } from './canvas-errors.ts';
 import type { CanvasFile } from './canvas-types.ts';
+import type { Lms } from './lms-state.ts';
 import { canvasAccount, canvasClientFor } from './lms.service.ts';
 
 /** A Canvas file of a course as the documents feature lists it (requirements §3 "LMS file as shown"). */
-export interface LmsCourseFile {
-  id: string;
-  displayName: string;
-  filename: string;
-  size: number;
-  /** Canvas's download address: a capability URL (its verifier is the credential), kept server-side. */
-  url: string;
-  contentType: string;
-  createdAt: string | null;
-  /** The first module that links the file, if any. */
-  moduleName: string | null;
-}
+export type LmsCourseFile = CanvasCourseFile;
 
 export type LmsFailure = 'not_connected' | 'forbidden' | 'auth' | 'not_found' | 'unreachable' | 'failed';
 
@@ -57,8 +48,8 @@ export async function isCanvasConnected(ctx: AppContext, userId: string): Promis
   return (await canvasAccount(ctx, userId)).credentials !== null;
 }
 
-async function client(ctx: AppContext, userId: string) {
-  const c = await canvasClientFor(ctx, userId);
+async function client(lms: Lms, userId: string) {
+  const c = await canvasClientFor(lms, userId);
   if (!c) throw new LmsNotConnectedError();
   return c;
 }
@@ -67,8 +58,8 @@ async function client(ctx: AppContext, userId: string) {
  * The course's files and the files its modules link to, each with the first module naming it. The files list
  * must be readable (its 403 is the caller's "no permission to view files" case); modules are best effort.
  */
-export async function listCourseFiles(ctx: AppContext, userId: string, courseId: string): Promise<LmsCourseFile[]> {
-  const c = await client(ctx, userId);
+export async function listCourseFiles(lms: Lms, userId: string, courseId: string): Promise<LmsCourseFile[]> {
+  const c = await client(lms, userId);
   const [files, modules] = await Promise.allSettled([c.listFiles(courseId), c.listModules(courseId)]);
   if (files.status === 'rejected') throw files.reason;
   const moduleOf = new Map<string, string>();
@@ -96,12 +87,12 @@ export async function listCourseFiles(ctx: AppContext, userId: string, courseId:
 
 /** One file of the course, downloaded (the token is never sent to the download hosts). */
 export async function downloadCourseFile(
-  ctx: AppContext,
+  lms: Lms,
   userId: string,
   courseId: string,
   fileId: string,
 ): Promise<{ bytes: Buffer; contentType: string; file: LmsCourseFile }> {
-  const c = await client(ctx, userId);
+  const c = await client(lms, userId);
   const file = toFile(await c.getCourseFile(courseId, fileId), null);
   if (!file.url) throw new CanvasForbiddenError(403, 'the file is locked');
   const { bytes, contentType } = await c.download(file.url);

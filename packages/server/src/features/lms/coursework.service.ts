@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors.ts';
 import { canvasAppError } from './canvas-app-error.ts';
 import type { CourseRef } from './course-merge.ts';
 import { fetchCoursework, type CourseworkResult } from './coursework-fetcher.ts';
-import { lmsState } from './lms-state.ts';
+import type { Lms } from './lms-state.ts';
 import {
   findCache,
   holdsCourseSql,
@@ -28,11 +28,11 @@ const coursesKey = (ids: string[]) => [...ids].sort().join(',');
  * (`tz`); a refresh whose load fails is given back.
  */
 export async function loadCoursework(
-  ctx: AppContext,
+  lms: Lms,
   userId: string,
   input: FetchCourseworkInput,
 ): Promise<CourseworkResponse> {
-  const state = lmsState(ctx);
+  const { ctx, state } = lms;
   const now = state.now();
   const day = localDay(now, input.tz ?? 'UTC');
   const account = await canvasAccount(ctx, userId);
@@ -69,7 +69,7 @@ export async function loadCoursework(
   }
 
   const load = async () => {
-    const client = newClient(ctx, userId, url, token);
+    const client = newClient(lms, userId, url, token);
     let courses: CourseRef[];
     if (input.courses) courses = input.courses.map((c) => ({ id: c.id, name: c.name }));
     else {

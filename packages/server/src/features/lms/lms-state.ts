@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { CanvasClientOptions } from './canvas-client.ts';
 import { CanvasGates } from './canvas-gate.ts';
 
-/** Per-app state of the LMS feature: per-user request gates, loads in flight, and test hooks (clock, timings). */
+/** State of the LMS service, one per app: per-user request gates, loads in flight, the clock, Canvas timings. */
 export interface LmsState {
   gates: CanvasGates;
   now: () => Date;
@@ -12,18 +12,15 @@ export interface LmsState {
   loads: Map<string, Promise<unknown>>;
 }
 
-const states = new WeakMap<AppContext, LmsState>();
+/** What an app may build the LMS feature with instead of its defaults (tests: a fake clock, shorter timings). */
+export type LmsOptions = Partial<Pick<LmsState, 'now' | 'client'>>;
 
-export function lmsState(ctx: AppContext): LmsState {
-  let s = states.get(ctx);
-  if (!s) {
-    s = { gates: new CanvasGates(6), now: () => new Date(), client: {}, loads: new Map() };
-    states.set(ctx, s);
-  }
-  return s;
+export function newLmsState(options: LmsOptions = {}): LmsState {
+  return { gates: new CanvasGates(6), now: () => new Date(), client: {}, loads: new Map(), ...options };
 }
 
-/** Tests: a fake clock, shorter Canvas timings. */
-export function configureLms(ctx: AppContext, changes: Partial<Pick<LmsState, 'now' | 'client'>>): void {
-  Object.assign(lmsState(ctx), changes);
+/** The LMS service's functions run with the app's context and the service's state. */
+export interface Lms {
+  ctx: AppContext;
+  state: LmsState;
 }

@@ -6,10 +6,11 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { SessionInfo } from '@studybuddy/shared/session';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
-import { configureLms } from './lms.service.ts';
 
 let emu: Emulator;
 let t: TestApp;
+/** The LMS feature's clock (tests move it; back to the real time after each). */
+let clock = () => new Date();
 /** Every response body and header the tests saw: the token must never be in one. */
 const seen: string[] = [];
 
@@ -48,8 +49,10 @@ async function dumpDatabase(): Promise<string> {
 
 beforeAll(async () => {
   emu = await startEmulator({ throttle: false });
-  t = await createTestApp({ CANVAS_URL_UCLA: emu.url, RATE_LIMITS: 'false' });
-  configureLms(t.app.ctx, { client: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2_000 } });
+  t = await createTestApp(
+    { CANVAS_URL_UCLA: emu.url, RATE_LIMITS: 'false' },
+    { lms: { now: () => clock(), client: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2_000 } } },
+  );
 });
 afterAll(async () => {
   await t?.close();
@@ -57,7 +60,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   emu.clearFaults();
-  configureLms(t.app.ctx, { now: () => new Date() });
+  clock = () => new Date();
 });
 
 describe('connect and import', () => {
@@ -108,8 +111,10 @@ describe('connect and import', () => {
     expect(wrong.body.error!.message).toBe(MSG.lms.tokenInvalid);
     expect((await call<LmsStatus>(user, 'GET', '/api/lms/status')).body.connected).toBe(false);
 
-    const noCanvas = await createTestApp({ CANVAS_URL_UCLA: 'http://127.0.0.1:1' });
-    configureLms(noCanvas.app.ctx, { client: { backoffMs: 5, maxBackoffMs: 10 } });
+    const noCanvas = await createTestApp(
+      { CANVAS_URL_UCLA: 'http://127.0.0.1:1' },
+      { lms: { client: { backoffMs: 5, maxBackoffMs: 10 } } },
+    );
     try {
       const u = await createUser(noCanvas.app);
       // The address is unreachable, but resolution works; the unavailable case is unit-tested in canvas-url.test.ts.
@@ -191,7 +196,7 @@ describe('coursework and the caches', () => {
     expect(emu.requests.length).toBe(requests);
 
     const later = new Date(Date.parse(first.body.fetched_at) + 24 * 60 * 60 * 1000 + 1000);
-    configureLms(t.app.ctx, { now: () => later });
+    clock = () => later;
     const third = await coursework(user);
     expect(third.body.source).toBe('canvas');
     expect(third.body.refreshes_remaining).toBe(3);
@@ -201,8 +206,8 @@ describe('coursework and the caches', () => {
     const user = await createUser(t.app);
     await connect(user);
     const tz = 'America/Los_Angeles';
-    let clock = new Date('2026-03-11T06:00:00Z'); // 23:00 on 10 March in Los Angeles (PDT, UTC-7)
-    configureLms(t.app.ctx, { now: () => clock });
+    let now = new Date('2026-03-11T06:00:00Z'); // 23:00 on 10 March in Los Angeles (PDT, UTC-7)
+    clock = () => now;
     await coursework(user, { tz });
     for (const left of [2, 1, 0]) {
       const r = await coursework(user, { force: true, tz });
@@ -217,10 +222,10 @@ describe('coursework and the caches', () => {
     expect(emu.requests).toHaveLength(0);
     expect((await call<LmsStatus>(user, 'GET', `/api/lms/status?tz=${tz}`)).body.refreshes_remaining).toBe(0);
     // Still 10 March in Los Angeles, though already 11 March in UTC.
-    clock = new Date('2026-03-11T06:59:00Z');
+    now = new Date('2026-03-11T06:59:00Z');
     expect((await coursework(user, { force: true, tz })).status).toBe(429);
     // Local midnight has passed.
-    clock = new Date('2026-03-11T07:00:30Z');
+    now = new Date('2026-03-11T07:00:30Z');
     expect((await call<LmsStatus>(user, 'GET', `/api/lms/status?tz=${tz}`)).body.refreshes_remaining).toBe(3);
     const next = await coursework(user, { force: true, tz });
     expect(next.status).toBe(200);

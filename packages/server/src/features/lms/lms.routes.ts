@@ -17,8 +17,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { errorResponses, noContent } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import { loadCoursework } from './coursework.service.ts';
-import { connectCanvas, disconnectCanvas, fetchCanvasCourses, lmsStatus } from './lms.service.ts';
+import type { LmsService } from './canvas-link.service.ts';
 
 /** Each connect checks a token with Canvas: a few a minute per student is plenty. */
 const CANVAS_CONNECTS_PER_MINUTE = 10;
@@ -29,7 +28,7 @@ const statusQuery = z.object({ tz: timeZoneSchema.optional() });
  * The LMS API. The Canvas token goes in once (connect) and never comes back out: no response carries it,
  * and the §7 calls use the stored one when the body has none.
  */
-export function lmsRoutes(ctx: AppContext) {
+export function lmsRoutes(ctx: AppContext, lms: LmsService) {
   const connectLimit = perMinute(ctx.config.rateLimits, CANVAS_CONNECTS_PER_MINUTE);
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
@@ -47,7 +46,7 @@ export function lmsRoutes(ctx: AppContext) {
           response: { 200: lmsStatusSchema, ...errorResponses },
         },
       },
-      async (request) => lmsStatus(ctx, requireUser(request).id, request.query.tz),
+      async (request) => lms.status(requireUser(request).id, request.query.tz),
     );
 
     app.post(
@@ -62,7 +61,7 @@ export function lmsRoutes(ctx: AppContext) {
           response: { 200: connectResponseSchema, ...errorResponses },
         },
       },
-      async (request) => connectCanvas(ctx, requireUser(request).id, request.body.access_token),
+      async (request) => lms.connect(requireUser(request).id, request.body.access_token),
     );
 
     app.post(
@@ -76,7 +75,7 @@ export function lmsRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        await disconnectCanvas(ctx, requireUser(request).id);
+        await lms.disconnect(requireUser(request).id);
         return reply.status(204).send();
       },
     );
@@ -93,7 +92,7 @@ export function lmsRoutes(ctx: AppContext) {
           response: { 200: fetchCanvasCoursesResponseSchema, ...errorResponses },
         },
       },
-      async (request) => fetchCanvasCourses(ctx, requireUser(request).id, request.body),
+      async (request) => lms.fetchCourses(requireUser(request).id, request.body),
     );
 
     app.post(
@@ -107,7 +106,7 @@ export function lmsRoutes(ctx: AppContext) {
           response: { 200: courseworkResponseSchema, ...errorResponses },
         },
       },
-      async (request) => loadCoursework(ctx, requireUser(request).id, request.body),
+      async (request) => lms.loadCoursework(requireUser(request).id, request.body),
     );
   };
 }

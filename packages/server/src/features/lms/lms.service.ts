@@ -17,13 +17,13 @@ import { CanvasClient } from './canvas-client.ts';
 import { CanvasAuthError } from './canvas-errors.ts';
 import { canvasSettingsUrl, resolveCanvasUrl } from './canvas-url.ts';
 import { mergeCourses } from './course-merge.ts';
-import { lmsState } from './lms-state.ts';
+import type { Lms } from './lms-state.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { profiles } from '../profile/profiles.service.ts';
 import type { CourseRef } from './course-merge.ts';
 import { deleteLink, findLink, refreshesUsed, saveLink } from './lms.repository.ts';
 
-export { configureLms } from './lms-state.ts';
+export type { LmsOptions } from './lms-state.ts';
 // For other features (course files): the client, its typed errors and the mapping to API errors.
 export type { CanvasClient } from './canvas-client.ts';
 export { canvasAppError } from './canvas-app-error.ts';
@@ -87,13 +87,13 @@ export async function canvasAccount(ctx: AppContext, userId: string): Promise<Ca
 }
 
 /** A Canvas client for a user's stored credentials (for other features, e.g. course files); null when not connected. */
-export async function canvasClientFor(ctx: AppContext, userId: string): Promise<CanvasClient | null> {
-  const { credentials } = await canvasAccount(ctx, userId);
-  return credentials ? newClient(ctx, userId, credentials.canvasUrl, credentials.token) : null;
+export async function canvasClientFor(lms: Lms, userId: string): Promise<CanvasClient | null> {
+  const { credentials } = await canvasAccount(lms.ctx, userId);
+  return credentials ? newClient(lms, userId, credentials.canvasUrl, credentials.token) : null;
 }
 
-export function newClient(ctx: AppContext, userId: string, baseUrl: string, token: string): CanvasClient {
-  const state = lmsState(ctx);
+export function newClient(lms: Lms, userId: string, baseUrl: string, token: string): CanvasClient {
+  const { state } = lms;
   return new CanvasClient({ baseUrl, token, gate: state.gates.for(userId), ...state.client });
 }
 
@@ -107,9 +107,10 @@ export function checkCanvasUrl(given: string | undefined, account: CanvasAccount
   return own;
 }
 
-export async function lmsStatus(ctx: AppContext, userId: string, tz = 'UTC'): Promise<LmsStatus> {
+export async function lmsStatus(lms: Lms, userId: string, tz = 'UTC'): Promise<LmsStatus> {
+  const { ctx, state } = lms;
   const account = await canvasAccount(ctx, userId);
-  const used = await refreshesUsed(ctx.db, userId, localDay(lmsState(ctx).now(), tz));
+  const used = await refreshesUsed(ctx.db, userId, localDay(state.now(), tz));
   const url = account.credentials?.canvasUrl ?? account.resolvedUrl;
   return {
     connected: account.credentials !== null,
@@ -124,10 +125,11 @@ export async function lmsStatus(ctx: AppContext, userId: string, tz = 'UTC'): Pr
  * Connect: checks the token with Canvas, then in one transaction stores the address and the encrypted token,
  * merges up to 10 active Canvas courses into the profile (cut to 10) and drops the old coursework cache.
  */
-export async function connectCanvas(ctx: AppContext, userId: string, token: string): Promise<ConnectResponse> {
+export async function connectCanvas(lms: Lms, userId: string, token: string): Promise<ConnectResponse> {
+  const { ctx } = lms;
   const account = await canvasAccount(ctx, userId);
   if (!account.resolvedUrl) throw new AppError(400, 'canvas_unavailable', MSG.lms.urlUnavailable);
-  const client = newClient(ctx, userId, account.resolvedUrl, token);
+  const client = newClient(lms, userId, account.resolvedUrl, token);
   let active;
   try {
     active = await client.listActiveCourses();
@@ -149,7 +151,7 @@ export async function connectCanvas(ctx: AppContext, userId: string, token: stri
   // The old coursework is gone and the course list may have been cut: hot groups of dropped courses let go.
   await coursesChanged(ctx, userId);
   const ids = new Set(fromCanvas.map((c) => c.id));
-  return { imported: courses.filter((c) => ids.has(c.id)), courses, status: await lmsStatus(ctx, userId) };
+  return { imported: courses.filter((c) => ids.has(c.id)), courses, status: await lmsStatus(lms, userId) };
 }
 
 export async function disconnectCanvas(ctx: AppContext, userId: string): Promise<void> {
@@ -167,16 +169,17 @@ export async function coursesChanged(ctx: AppContext, userId: string): Promise<v
 
 /** §7 call 1: the user's active Canvas courses (id and name). */
 export async function fetchCanvasCourses(
-  ctx: AppContext,
+  lms: Lms,
   userId: string,
   input: FetchCanvasCoursesInput,
 ): Promise<FetchCanvasCoursesResponse> {
+  const { ctx } = lms;
   const account = await canvasAccount(ctx, userId);
   const url = checkCanvasUrl(input.canvas_url, account);
   const token = input.access_token ?? account.credentials?.token;
   if (!token) throw new AppError(400, 'canvas_not_connected', MSG.lms.notConnected);
   try {
-    const courses = await newClient(ctx, userId, url, token).listActiveCourses();
+    const courses = await newClient(lms, userId, url, token).listActiveCourses();
     return { courses: courses.map((c) => ({ id: String(c.id), name: c.name.trim() })) };
   } catch (err) {
     ctx.log.warn({ userId, err: describe(err) }, 'Canvas course list failed');

@@ -1,8 +1,6 @@
 import { universityForEmail } from '@studybuddy/shared/universities';
-import { ConfigError } from '../../config.ts';
-import type { AppContext } from '../../platform/context.ts';
 import type { University } from '../../universities-config.ts';
-import { profiles, type CollegeDomain } from '../profile/profiles.service.ts';
+import type { CollegeDomain } from '../profile/profiles.service.ts';
 
 /**
  * What a universities list would change for students already stored: a student's university is kept as their
@@ -32,14 +30,4 @@ export function storedCollegeConflict(
     );
   }
   return undefined;
-}
-
-/** Stops the start when the universities setting would change the college of students already stored. */
-export async function checkStoredColleges(ctx: AppContext): Promise<void> {
-  const conflict = storedCollegeConflict(ctx.config.universities, await profiles.collegesByDomain(ctx.db));
-  if (!conflict) return;
-  const source = ctx.config.universitiesFile
-    ? `UNIVERSITIES_FILE ${ctx.config.universitiesFile}`
-    : 'The default universities (no UNIVERSITIES_FILE)';
-  throw new ConfigError(`${source}: ${conflict}`);
 }

@@ -23,7 +23,6 @@ import {
   type MailCapture,
 } from '../auth/auth-test-helpers.ts';
 import { startOidcProvider, type TestOidcProvider } from '../auth/oidc-test-provider.ts';
-import { configureLms } from '../lms/lms.service.ts';
 
 const PUBLIC_URL = 'http://localhost:3000';
 
@@ -77,9 +76,8 @@ describe('universities from UNIVERSITIES_FILE', () => {
         OIDC_CLIENT_ID: provider.clientId,
         OIDC_CLIENT_SECRET: provider.clientSecret,
       },
-      { mailer: mail },
+      { mailer: mail, lms: { client: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2_000 } } },
     );
-    configureLms(t.app.ctx, { client: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2_000 } });
     // Students who joined under the spec's three, before this file: Carnegie Mellon and (removed) Wisconsin.
     for (const email of ['old@andrew.cmu.edu', 'old@wisc.edu']) {
       await seedUser(t.app.ctx.db, { email }, DEFAULT_UNIVERSITIES);
