@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { ChatMessage } from '@studybuddy/shared/chat';
+import type { ChatMessage, ConversationRef, SendMessageInput, SendMessageResult } from '@studybuddy/shared/chat';
 import type { PushPayload } from '@studybuddy/shared/push-api';
 import type { FreeTogether } from '@studybuddy/shared/schedule';
 import type { Db } from '../db/connect.ts';
@@ -50,7 +50,22 @@ export interface Registry {
    * here as it starts; until then, and in an app without it, no student is connected. Read it when calling.
    */
   canvasFiles: CanvasFiles;
+  /**
+   * The chat feature's one send path, for other features that post as a student (study sessions' cards). The chat
+   * feature's service puts itself here as it starts; until then a send is refused. Read it when sending.
+   */
+  chatMessages: ChatMessages;
 }
+
+/** Sends a message as `senderId` to a conversation they may write to, as the socket's `send` op does. */
+export interface ChatMessages {
+  send(senderId: string, ref: ConversationRef, input: SendMessageInput): Promise<SendMessageResult>;
+}
+
+/** No chat: the registry's chat messages before the chat feature starts. */
+export const noChatMessages: ChatMessages = {
+  send: () => Promise.reject(new Error('the chat feature is not running')),
+};
 
 /** A Canvas file of a course (requirements §3 "LMS file as shown"), with the first module that links it. */
 export interface CanvasCourseFile {
@@ -237,5 +252,6 @@ export function createRegistry(): Registry {
     calendarSources: [],
     push: noPushNotices,
     canvasFiles: noCanvasFiles,
+    chatMessages: noChatMessages,
   };
 }

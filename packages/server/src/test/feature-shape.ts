@@ -4,8 +4,8 @@ import { importsOf, isTestSupport, type ImportEdge, type SourceFile } from './im
 /**
  * One service shape per feature (issue 25): `<feature>.feature.ts` is the composition root that builds the
  * feature's services (`createXService(deps)` factories exported from `*.service.ts`) and hands them to its routes;
- * no module keeps per-app state; routes reach the data only through services. architecture.test.ts holds the
- * features named in its list to these checks.
+ * no module keeps per-app state; routes reach the data only through services. architecture.test.ts holds every
+ * feature folder to these checks.
  */
 
 const folderOf = (feature: string) => `features/${feature}/`;

@@ -26,7 +26,7 @@ import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
 import { storeAttachment } from './attachments.service.ts';
 import { chatInfo, listChats, unreadCounts } from './chat.service.ts';
-import { deleteOwnMessage, editOwnMessage, history, markRead, sendMessage } from './messages.service.ts';
+import { deleteOwnMessage, editOwnMessage, history, markRead, type MessagesService } from './messages.service.ts';
 import { react } from './reactions.service.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(300) });
@@ -36,7 +36,7 @@ const attachmentQuery = z.object({ kind: z.enum(ATTACHMENT_KINDS) });
 export const REACTIONS_PER_MINUTE = 120;
 
 /** The messages routes of one conversation kind: /api/chats/:id/… and /api/groups/:id/…. */
-function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: string) {
+function conversationRoutes(ctx: AppContext, messages: MessagesService, kind: ConversationKind, base: string) {
   const perUser = (max: number): FastifyContextConfig =>
     ctx.config.rateLimits
       ? { rateLimit: { max, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.id ?? r.ip } }
@@ -77,7 +77,7 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
         },
       },
       async (request, reply) => {
-        const result = await sendMessage(ctx, requireUser(request).id, { kind, id: request.params.id }, request.body);
+        const result = await messages.send(requireUser(request).id, { kind, id: request.params.id }, request.body);
         return reply.status(result.created ? 201 : 200).send(result);
       },
     );
@@ -191,7 +191,7 @@ function conversationRoutes(ctx: AppContext, kind: ConversationKind, base: strin
 }
 
 /** One-to-one chats (requirements §2 Friends), and the messages of chats and groups. */
-export function chatRoutes(ctx: AppContext) {
+export function chatRoutes(ctx: AppContext, messages: MessagesService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['chats'];
@@ -225,7 +225,7 @@ export function chatRoutes(ctx: AppContext) {
       },
       async (request) => chatInfo(ctx, requireUser(request).id, request.params.id),
     );
-    await app.register(conversationRoutes(ctx, 'chat', '/api/chats'));
-    await app.register(conversationRoutes(ctx, 'group', '/api/groups'));
+    await app.register(conversationRoutes(ctx, messages, 'chat', '/api/chats'));
+    await app.register(conversationRoutes(ctx, messages, 'group', '/api/groups'));
   };
 }

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { listChats, unreadCounts } from './chat.service.ts';
 import { chatRef, friends } from './chat.test-kit.ts';
-import { markRead, messageWriter, sendMessage } from './messages.service.ts';
+import { markRead, type MessagesService } from './messages.service.ts';
 import { UNREAD_COUNT_CAP } from './read-state.repository.ts';
 
 /** Group commit of messages: what arrives together is written in one statement, each message still on its own. */
@@ -32,12 +32,16 @@ describe('messages written in batches', () => {
   afterAll(() => t.close());
 
   const ctx = () => t.app.ctx;
+  // The app's messages service (chat.feature.ts puts it on the registry): the send path the socket's `send` op calls.
+  const service = () => ctx().registry.chatMessages as MessagesService;
+  const sendMessage = (...args: Parameters<MessagesService['send']>) => service().send(...args);
+  const batchSizes = () => service().batchSizes();
   const text = (content: string, id = randomUUID()): SendMessageInput => ({ id, type: 'text', content });
   /** Sends all in the same turn of the event loop, so they share a batch; settles each. */
   const sendTogether = (sends: [TestUser, ConversationRef, SendMessageInput][]) => {
-    const before = messageWriter(ctx()).batchSizes.length;
-    const settled = Promise.allSettled(sends.map(([u, ref, m]) => sendMessage(ctx(), u.id, ref, m)));
-    return settled.then((results) => ({ results, batches: messageWriter(ctx()).batchSizes.slice(before) }));
+    const before = batchSizes().length;
+    const settled = Promise.allSettled(sends.map(([u, ref, m]) => sendMessage(u.id, ref, m)));
+    return settled.then((results) => ({ results, batches: batchSizes().slice(before) }));
   };
   const stored = (ids: string[]) => ctx().db.select().from(messages).where(inArray(messages.id, ids));
 
@@ -190,9 +194,9 @@ describe('messages written in batches', () => {
 
   it('stores text with lone surrogates and NUL characters instead of failing', async () => {
     const ref = chatRef(ada, bob);
-    const result = await sendMessage(ctx(), ada.id, ref, text('half \uD83D emoji\u0000!'));
+    const result = await sendMessage(ada.id, ref, text('half \uD83D emoji\u0000!'));
     expect(result.message.content).toBe('half \uFFFD emoji!');
-    await expect(sendMessage(ctx(), ada.id, ref, text('\u0000'))).rejects.toMatchObject({
+    await expect(sendMessage(ada.id, ref, text('\u0000'))).rejects.toMatchObject({
       statusCode: 400,
       message: MSG.chat.emptyMessage,
     });

@@ -52,24 +52,43 @@ type SendOutcome =
   /** Not written: the sender may not write to this conversation. */
   | { kind: 'refused' };
 
-/** One writer per app: messages arriving while a batch is being written go together in the next one. */
-const writers = new WeakMap<AppContext, GroupCommit<repo.MessageToWrite, SendOutcome>>();
+export type MessageWriter = GroupCommit<repo.MessageToWrite, SendOutcome>;
 
-export function messageWriter(ctx: AppContext): GroupCommit<repo.MessageToWrite, SendOutcome> {
-  let writer = writers.get(ctx);
-  if (!writer) {
-    // Built once the features have registered their conversation kinds (the first send comes after start-up).
-    const statement = repo.writeBatchStatement(accessSql(ctx));
-    writer = new GroupCommit((batch) => writeBatch(ctx, statement, batch), {
-      // Two batches side by side where the database runs transactions concurrently (never two of one
-      // conversation: its order stays).
-      concurrency: ctx.database.concurrent ? 2 : 1,
-      keyOf: (m) => `${m.conversation.kind}:${m.conversation.id}`,
-    });
-    writers.set(ctx, writer);
-  }
-  return writer;
+/**
+ * The app's writer: messages arriving while a batch is being written go together in the next one. Built at the
+ * first send, once the features have registered their conversation kinds (the first send comes after start-up).
+ */
+function lazyMessageWriter(ctx: AppContext): () => MessageWriter {
+  let writer: MessageWriter | undefined;
+  return () => {
+    if (!writer) {
+      const statement = repo.writeBatchStatement(accessSql(ctx));
+      writer = new GroupCommit((batch) => writeBatch(ctx, statement, batch), {
+        // Two batches side by side where the database runs transactions concurrently (never two of one
+        // conversation: its order stays).
+        concurrency: ctx.database.concurrent ? 2 : 1,
+        keyOf: (m) => `${m.conversation.kind}:${m.conversation.id}`,
+      });
+    }
+    return writer;
+  };
 }
+
+/**
+ * The messages service, one per app (built in chat.feature.ts): the one send path, through the app's group-commit
+ * writer. Other features send through `ctx.registry.chatMessages` (study sessions' cards).
+ */
+export function createMessagesService(ctx: AppContext) {
+  const writer = lazyMessageWriter(ctx);
+  return {
+    send: (userId: string, ref: ConversationRef, input: SendMessageInput) =>
+      sendMessage(ctx, writer(), userId, ref, input),
+    /** Sizes of the latest batches written (tests). */
+    batchSizes: (): readonly number[] => writer().batchSizes,
+  };
+}
+
+export type MessagesService = ReturnType<typeof createMessagesService>;
 
 /**
  * Writes a batch in one atomic statement, then publishes what it stored. The first message of an id is the
@@ -154,13 +173,15 @@ function publishWritten(
 export const SENDS_PER_MINUTE = 600;
 
 /**
- * The one send path (the socket's `send` op, chat.socket.ts): stores a message once whatever the retries (the
- * client's id is the key) and answers after the commit. Publishes `message.created` to every member and the
- * friend's new unread count. Messages arriving together are written together (group commit), each still all or
- * nothing. Limited per student and minute (RATE_LIMITS) like the other writes.
+ * The one send path (the socket's `send` op, chat.socket.ts; the HTTP route while the socket cannot open): stores
+ * a message once whatever the retries (the client's id is the key) and answers after the commit. Publishes
+ * `message.created` to every member and the friend's new unread count. Messages arriving together are written
+ * together (group commit), each still all or nothing. Limited per student and minute (RATE_LIMITS) like the other
+ * writes.
  */
-export async function sendMessage(
+async function sendMessage(
   ctx: AppContext,
+  writer: MessageWriter,
   userId: string,
   ref: ConversationRef,
   input: SendMessageInput,
@@ -183,7 +204,7 @@ export async function sendMessage(
     const row = await repo.findMessage(ctx.db, input.id);
     outcome = row ? { kind: 'stored', row } : { kind: 'refused' };
   } else {
-    outcome = await messageWriter(ctx).submit({
+    outcome = await writer.submit({
       id: input.id,
       conversation: ref,
       senderId: userId,

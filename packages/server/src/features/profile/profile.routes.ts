@@ -2,34 +2,31 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notificationSettingsSchema, PROFILE_API, profileUpdateSchema } from '@studybuddy/shared/profile';
 import { ownProfileSchema } from '@studybuddy/shared/session-responses';
-import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
-import { getOwnProfile, saveNotificationSettings, saveOwnProfile } from './profile.service.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
+import type { ProfileService } from './profile.service.ts';
 
-export function profileRoutes(ctx: AppContext) {
+export function profileRoutes(profile: ProfileService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
+    signedInOnly(app);
     const tags = ['profile'];
-    const preValidation = signedIn;
 
     app.get(
       PROFILE_API.own,
       {
-        preValidation,
         schema: {
           summary: "The signed-in student's own profile",
           tags,
           response: { 200: ownProfileSchema, ...errorResponses },
         },
       },
-      async (request) => getOwnProfile(ctx, requireUser(request).id),
+      async (request) => profile.own(studentId(request)),
     );
 
     app.put(
       PROFILE_API.own,
       {
-        preValidation,
         schema: {
           summary: 'Saves the own profile (requirements §5 rules) and answers with it',
           tags,
@@ -37,13 +34,12 @@ export function profileRoutes(ctx: AppContext) {
           response: { 200: ownProfileSchema, ...errorResponses },
         },
       },
-      async (request) => saveOwnProfile(ctx, requireUser(request).id, request.body),
+      async (request) => profile.save(studentId(request), request.body),
     );
 
     app.put(
       PROFILE_API.notifications,
       {
-        preValidation,
         schema: {
           summary: 'Turns e-mail notices on or off',
           tags,
@@ -51,7 +47,7 @@ export function profileRoutes(ctx: AppContext) {
           response: { 200: ownProfileSchema, ...errorResponses },
         },
       },
-      async (request) => saveNotificationSettings(ctx, requireUser(request).id, request.body),
+      async (request) => profile.saveNotificationSettings(studentId(request), request.body),
     );
   };
 }

@@ -155,3 +155,15 @@ export async function saveOwnProfile(ctx: AppContext, userId: string, input: Pro
   ctx.realtime.toUsers([userId, ...audience.flat()], { type: 'profile.changed', userId });
   return toOwnProfile(saved);
 }
+
+/** The profile feature's own service (built in profile.feature.ts): the signed-in student's profile and settings. */
+export function createProfileService(ctx: AppContext) {
+  return {
+    own: (userId: string) => getOwnProfile(ctx, userId),
+    save: (userId: string, input: ProfileUpdate) => saveOwnProfile(ctx, userId, input),
+    saveNotificationSettings: (userId: string, settings: NotificationSettings) =>
+      saveNotificationSettings(ctx, userId, settings),
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

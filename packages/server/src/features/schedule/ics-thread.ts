@@ -20,23 +20,38 @@ function spawn(): Worker {
 
 /** At most two imports parse at once (2 cores); the others wait their turn. */
 const MAX_THREADS = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
 
-async function slot(): Promise<() => void> {
-  if (running >= MAX_THREADS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
+/** Turns of at most `max` at once; the others wait in order. */
+function createSlots(max: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (): Promise<() => void> => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    return () => {
+      running--;
+      waiting.shift()?.();
+    };
   };
 }
 
 /**
- * Parses the calendar in a thread of its own, ended at `limits.deadline` (the import's 5 s, fetching included):
- * a rule that expands forever cannot hold a core after its time.
+ * The calendar parser of an app's imports: each calendar is parsed in a thread of its own, ended at
+ * `limits.deadline` (the import's 5 s, fetching included), so a rule that expands forever cannot hold a core after
+ * its time; at most MAX_THREADS at once.
  */
-export async function parseInThread(body: string, limits: ParseLimits): Promise<Occurrence[]> {
+export function createIcsThreads(max = MAX_THREADS) {
+  const slot = createSlots(max);
+  return { parse: (body: string, limits: ParseLimits) => parseInThread(slot, body, limits) };
+}
+
+export type IcsThreads = ReturnType<typeof createIcsThreads>;
+
+async function parseInThread(
+  slot: () => Promise<() => void>,
+  body: string,
+  limits: ParseLimits,
+): Promise<Occurrence[]> {
   const release = await slot();
   const worker = spawn();
   try {

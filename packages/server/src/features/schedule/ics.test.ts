@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fetchIcs, IcsFetchError, isPublicAddress, type FetchDeps, type HttpAnswer } from './ics-fetch.ts';
 import { estimateOccurrences, IcsError, parseIcs } from './ics-parse.ts';
-import { parseInThread } from './ics-thread.ts';
+import { createIcsThreads } from './ics-thread.ts';
 
 const FROM = Date.UTC(2026, 10, 1);
 const TO = Date.UTC(2026, 10, 29);
@@ -102,11 +102,11 @@ describe('.ics parsing', () => {
       'END:VEVENT',
     ].join('\r\n');
     const started = Date.now();
-    await expect(parseInThread(calendar(minutely), limits({ deadline: Date.now() + 300 }))).rejects.toThrow(
+    await expect(createIcsThreads().parse(calendar(minutely), limits({ deadline: Date.now() + 300 }))).rejects.toThrow(
       new IcsError('timeout'),
     );
     expect(Date.now() - started).toBeLessThan(5000);
-    await expect(parseInThread(calendar(LECTURE), limits())).resolves.toHaveLength(7);
+    await expect(createIcsThreads().parse(calendar(LECTURE), limits())).resolves.toHaveLength(7);
   });
 });
 

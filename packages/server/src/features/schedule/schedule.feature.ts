@@ -1,8 +1,8 @@
 import type { AppContext } from '../../platform/context.ts';
 import { createJobQueue, type JobQueueOptions } from '../../platform/jobs/job-queue.ts';
-import { createScheduleImports } from './schedule-import.ts';
+import { createScheduleImportService } from './schedule-import.service.ts';
 import { scheduleRoutes } from './schedule.routes.ts';
-import { freeTimeTiebreak, refreshStaleRankings } from './schedule.service.ts';
+import { createScheduleService } from './schedule.service.ts';
 
 const REREAD = 'schedule.reread';
 const RANK_REFRESH = 'schedule.rank-refresh';
@@ -14,7 +14,8 @@ export interface ScheduleOptions {
 
 /** Free time: my week, .ics imports re-read daily through the job queue, Find a time (issue 27 parts 1, 2, 5). */
 export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) {
-  ctx.registry.matchTiebreaks.push(freeTimeTiebreak(ctx));
+  const schedule = createScheduleService(ctx);
+  ctx.registry.matchTiebreaks.push(schedule.freeTimeTiebreak);
   const queue = createJobQueue(ctx.database, ctx.log, options.queue);
   const scheduleReread = async (userId: string) => {
     const runAt = new Date(Date.now() + DAY_MS);
@@ -22,7 +23,7 @@ export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) 
     const dedupeKey = `${REREAD}:${userId}:${Math.floor(runAt.getTime() / DAY_MS)}`;
     await queue.enqueue(REREAD, { userId }, { owner: userId, dedupeKey, runAt });
   };
-  const imports = createScheduleImports(ctx, scheduleReread);
+  const imports = createScheduleImportService(ctx, scheduleReread);
   queue.define<{ userId: string }>({
     kind: REREAD,
     maxAttempts: 3,
@@ -39,11 +40,11 @@ export function scheduleFeature(ctx: AppContext, options: ScheduleOptions = {}) 
     kind: RANK_REFRESH,
     maxAttempts: 3,
     async handler() {
-      await refreshStaleRankings(ctx);
+      await schedule.refreshStaleRankings();
       await scheduleRankRefresh(new Date((Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS + 5 * 60_000));
     },
   });
-  const routes = scheduleRoutes(ctx, imports);
+  const routes = scheduleRoutes(schedule, imports);
   return async (app: Parameters<typeof routes>[0]) => {
     app.addHook('onReady', async () => {
       await queue.start();

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { friends } from '../chat/chat.test-kit.ts';
 import type { FetchDeps } from './ics-fetch.ts';
-import { createScheduleImports } from './schedule-import.ts';
+import { createScheduleImportService } from './schedule-import.service.ts';
 
 const DAY_MS = 86_400_000;
 const ics = (date: Date) =>
@@ -181,7 +181,7 @@ describe('schedule', () => {
       get: async () => ({ status: 200, body: Readable.from([Buffer.from(body)]), close() {} }),
     };
     const scheduled: string[] = [];
-    const imports = createScheduleImports(t.app.ctx, async (id) => void scheduled.push(id));
+    const imports = createScheduleImportService(t.app.ctx, async (id) => void scheduled.push(id));
     const first = await imports.fromUrl(cy.id, 'https://uni.example/cy.ics', { fetchDeps: deps });
     expect(first.import).toMatchObject({ kind: 'url', source: 'https://uni.example/cy.ics', events: 3 });
     expect(scheduled).toEqual([cy.id]);

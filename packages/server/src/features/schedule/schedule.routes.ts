@@ -11,18 +11,17 @@ import {
   overrideInputSchema,
   saveWeekInputSchema,
 } from '@studybuddy/shared/schedule';
-import type { AppContext } from '../../platform/context.ts';
 import { errorResponses } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
-import type { ScheduleImports } from './schedule-import.ts';
-import { findATimeForGroup, findATimeWithFriend, mySchedule, saveWeek, setOverride } from './schedule.service.ts';
+import type { ScheduleImports } from './schedule-import.service.ts';
+import type { ScheduleService } from './schedule.service.ts';
 
 const groupParams = z.object({ groupId: z.string().min(1).max(200) });
 const friendParams = z.object({ friendId: z.string().min(1).max(200) });
 /** A 2 MB calendar as a JSON string (line breaks escaped); the service refuses past 2 MB with its own message. */
 const FILE_BODY_LIMIT = 6 * 1024 * 1024;
 
-export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
+export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImports) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['schedule'];
@@ -38,7 +37,7 @@ export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
           response: { 200: myScheduleSchema, ...errorResponses },
         },
       },
-      async (request) => mySchedule(ctx, requireUser(request).id),
+      async (request) => schedule.mine(requireUser(request).id),
     );
 
     app.put(
@@ -52,7 +51,7 @@ export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
           response: { 200: myScheduleSchema, ...errorResponses },
         },
       },
-      async (request) => saveWeek(ctx, requireUser(request).id, request.body),
+      async (request) => schedule.saveWeek(requireUser(request).id, request.body),
     );
 
     app.post(
@@ -104,7 +103,7 @@ export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
           response: { 200: myScheduleSchema, ...errorResponses },
         },
       },
-      async (request) => setOverride(ctx, requireUser(request).id, request.body.key, request.body.free),
+      async (request) => schedule.setOverride(requireUser(request).id, request.body.key, request.body.free),
     );
 
     app.get(
@@ -119,7 +118,7 @@ export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
           response: { 200: findATimeResultSchema, ...errorResponses },
         },
       },
-      async (request) => findATimeForGroup(ctx, requireUser(request).id, request.params.groupId, request.query),
+      async (request) => schedule.findATimeForGroup(requireUser(request).id, request.params.groupId, request.query),
     );
 
     app.get(
@@ -134,7 +133,7 @@ export function scheduleRoutes(ctx: AppContext, imports: ScheduleImports) {
           response: { 200: findATimeResultSchema, ...errorResponses },
         },
       },
-      async (request) => findATimeWithFriend(ctx, requireUser(request).id, request.params.friendId, request.query),
+      async (request) => schedule.findATimeWithFriend(requireUser(request).id, request.params.friendId, request.query),
     );
   };
 }

@@ -304,3 +304,23 @@ export function freeTimeTiebreak(ctx: AppContext) {
     details: (viewerId: string, candidateIds: string[]) => freeTogether(ctx, viewerId, candidateIds),
   };
 }
+
+/**
+ * The schedule service of an app (built in schedule.feature.ts): my week and its overrides, Find a time, the match
+ * ranking's free-time signal and the daily refresh of the ranking bits.
+ */
+export function createScheduleService(ctx: AppContext) {
+  return {
+    mine: (userId: string) => mySchedule(ctx, userId),
+    saveWeek: (userId: string, input: SaveWeekInput) => saveWeek(ctx, userId, input),
+    setOverride: (userId: string, key: string, free: boolean) => setOverride(ctx, userId, key, free),
+    findATimeForGroup: (userId: string, groupId: string, query: FindATimeQuery) =>
+      findATimeForGroup(ctx, userId, groupId, query),
+    findATimeWithFriend: (userId: string, friendId: string, query: FindATimeQuery) =>
+      findATimeWithFriend(ctx, userId, friendId, query),
+    freeTimeTiebreak: freeTimeTiebreak(ctx),
+    refreshStaleRankings: () => refreshStaleRankings(ctx),
+  };
+}
+
+export type ScheduleService = ReturnType<typeof createScheduleService>;

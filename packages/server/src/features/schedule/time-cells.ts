@@ -10,11 +10,13 @@ export const CELL_MS = SCHEDULE_LIMITS.cellMinutes * 60_000;
 const DAY_MS = 86_400_000;
 const SAMPLE_MS = 6 * 3_600_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
+/**
+ * A zone's formatter, made once per zone: a cache of what a pure function gives, the same for every app (no app's
+ * state), so it may live as long as the module.
+ */
+const formatter = cachedPerKey(
+  (tz: string) =>
+    new Intl.DateTimeFormat('en-US', {
       timeZone: tz,
       hourCycle: 'h23',
       year: 'numeric',
@@ -23,10 +25,19 @@ function formatter(tz: string): Intl.DateTimeFormat {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
+    }),
+);
+
+function cachedPerKey<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) {
+      value = make(key);
+      made.set(key, value);
+    }
+    return value;
+  };
 }
 
 /** The zone's offset from UTC at the instant, in minutes (Europe/Berlin in summer: 120). */

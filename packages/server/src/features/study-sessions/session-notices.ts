@@ -5,7 +5,6 @@ import { sessionWhen, studySessionPath } from '@studybuddy/shared/study-sessions
 import type { AppContext } from '../../platform/context.ts';
 import type { JobQueue } from '../../platform/jobs/job-queue.ts';
 import { audienceOf } from '../chat/message-changes.service.ts';
-import { sendMessage } from '../chat/messages.service.ts';
 import * as repo from './study-sessions.repository.ts';
 
 /**
@@ -21,8 +20,8 @@ export interface Announcement {
   actorId: string;
 }
 
-const queues = new WeakMap<AppContext, JobQueue>();
-export const setReminderQueue = (ctx: AppContext, queue: JobQueue) => queues.set(ctx, queue);
+/** Puts the reminder job of a session's version on the feature's job queue. */
+export type ReminderScheduler = (row: repo.SessionRow) => Promise<void>;
 
 export const sessionUrl = (ctx: AppContext, id: string) =>
   new URL(studySessionPath(id), ctx.config.publicUrl).toString();
@@ -38,7 +37,7 @@ export async function postToConversation(
   text: string,
 ): Promise<void> {
   try {
-    await sendMessage(ctx, senderId, refOf(row), {
+    await ctx.registry.chatMessages.send(senderId, refOf(row), {
       id: randomUUID(),
       type: 'text',
       content: `${text}\n${sessionUrl(ctx, row.id)}`,
@@ -55,7 +54,12 @@ export async function publishChanged(ctx: AppContext, row: repo.SessionRow): Pro
   ctx.realtime.toUsers(members, { type: 'studySession.changed', sessionId: row.id, conversation: refOf(row) });
 }
 
-export async function announce(ctx: AppContext, row: repo.SessionRow, what: Announcement): Promise<void> {
+export async function announce(
+  ctx: AppContext,
+  scheduleReminder: ReminderScheduler,
+  row: repo.SessionRow,
+  what: Announcement,
+): Promise<void> {
   await publishChanged(ctx, row);
   if (what.kind === 'answered') return;
   const text =
@@ -80,20 +84,20 @@ export async function announce(ctx: AppContext, row: repo.SessionRow, what: Anno
       row.conversationKind === 'group' ? row.conversationId : undefined,
     );
   }
-  if (what.kind !== 'cancelled') await scheduleReminder(ctx, row);
+  if (what.kind !== 'cancelled') await scheduleReminder(row);
 }
 
 /** The reminder job of this version of the session; an older version's job finds its sequence gone and does nothing. */
-export async function scheduleReminder(ctx: AppContext, row: repo.SessionRow): Promise<void> {
-  const queue = queues.get(ctx);
-  if (!queue) return;
-  const runAt = new Date(Math.max(Date.now(), row.startsAt.getTime() - row.reminderMinutes * 60_000));
-  await queue.enqueue(
-    REMINDER_JOB,
-    { sessionId: row.id, sequence: row.sequence },
-    { runAt, dedupeKey: `${REMINDER_JOB}:${row.id}:${row.sequence}`, owner: row.createdBy ?? '' },
-  );
-}
+export const reminderScheduler =
+  (queue: JobQueue): ReminderScheduler =>
+  async (row) => {
+    const runAt = new Date(Math.max(Date.now(), row.startsAt.getTime() - row.reminderMinutes * 60_000));
+    await queue.enqueue(
+      REMINDER_JOB,
+      { sessionId: row.id, sequence: row.sequence },
+      { runAt, dedupeKey: `${REMINDER_JOB}:${row.id}:${row.sequence}`, owner: row.createdBy ?? '' },
+    );
+  };
 
 /**
  * The reminder: the attendees (Going or Maybe) still in the conversation get it in the app (their tabs) and as a

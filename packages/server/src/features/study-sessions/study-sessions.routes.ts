@@ -17,7 +17,7 @@ import { errorResponses, noContent } from '../../platform/openapi.ts';
 import { requireUser, signedIn } from '../../platform/session.ts';
 import { entriesIcs } from '../calendar/ics-export.service.ts';
 import * as room from './study-room.service.ts';
-import * as sessions from './study-sessions.service.ts';
+import type { StudySessionsService } from './study-sessions.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const ICS_TYPE = 'text/calendar; charset=utf-8';
@@ -25,7 +25,7 @@ const ICS_TYPE = 'text/calendar; charset=utf-8';
 const emptyBody = z.object({});
 
 /** Study sessions and their rooms (issue 27 points 3 and 4); every route for members of the session's conversation. */
-export function studySessionsRoutes(ctx: AppContext) {
+export function studySessionsRoutes(ctx: AppContext, sessions: StudySessionsService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['study sessions'];
@@ -49,7 +49,7 @@ export function studySessionsRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await sessions.createSession(ctx, requireUser(request).id, request.body)),
+        reply.status(201).send(await sessions.createSession(requireUser(request).id, request.body)),
     );
 
     app.get(
@@ -67,34 +67,31 @@ export function studySessionsRoutes(ctx: AppContext) {
         const userId = requireUser(request).id;
         const { kind, id } = request.query;
         return {
-          sessions:
-            kind && id
-              ? await sessions.listSessions(ctx, userId, { kind, id })
-              : await sessions.mySessions(ctx, userId),
+          sessions: kind && id ? await sessions.listSessions(userId, { kind, id }) : await sessions.mySessions(userId),
         };
       },
     );
 
     app.get('/api/study-sessions/:id', { preValidation, schema: one('A study session') }, async (request) =>
-      sessions.getSession(ctx, requireUser(request).id, request.params.id),
+      sessions.getSession(requireUser(request).id, request.params.id),
     );
 
     app.put(
       '/api/study-sessions/:id',
       { preValidation, schema: { ...one('Changes a session (its planner)'), body: studySessionFieldsSchema } },
-      async (request) => sessions.updateSession(ctx, requireUser(request).id, request.params.id, request.body),
+      async (request) => sessions.updateSession(requireUser(request).id, request.params.id, request.body),
     );
 
     app.post(
       '/api/study-sessions/:id/cancel',
       { preValidation, schema: { ...one('Cancels a session (its planner); the attendees are told'), body: emptyBody } },
-      async (request) => sessions.cancelSession(ctx, requireUser(request).id, request.params.id),
+      async (request) => sessions.cancelSession(requireUser(request).id, request.params.id),
     );
 
     app.put(
       '/api/study-sessions/:id/rsvp',
       { preValidation, schema: { ...one("Answers Going, Maybe or Can't"), body: rsvpSchema } },
-      async (request) => sessions.answer(ctx, requireUser(request).id, request.params.id, request.body.answer),
+      async (request) => sessions.answer(requireUser(request).id, request.params.id, request.body.answer),
     );
 
     app.get(
@@ -113,8 +110,8 @@ export function studySessionsRoutes(ctx: AppContext) {
       },
       async (request, reply) => {
         const userId = requireUser(request).id;
-        const session = await sessions.getSession(ctx, userId, request.params.id);
-        const ics = entriesIcs([await sessions.entryOf(ctx, session.id)]);
+        const session = await sessions.getSession(userId, request.params.id);
+        const ics = entriesIcs([await sessions.entryOf(session.id)]);
         return reply
           .header('Content-Type', ICS_TYPE)
           .header('Content-Disposition', 'attachment; filename="study-session.ics"')

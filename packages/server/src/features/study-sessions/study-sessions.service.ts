@@ -10,12 +10,20 @@ import {
 } from '@studybuddy/shared/study-sessions';
 import { withTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { JobQueue } from '../../platform/jobs/job-queue.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { createQuota, DAY_MS } from '../../platform/quota.ts';
 import type { CalendarEntry } from '../../platform/registry.ts';
 import { mayReadConversation } from '../chat/messages.service.ts';
 import { profiles } from '../profile/profiles.service.ts';
-import { announce, sessionUrl, type Announcement } from './session-notices.ts';
+import {
+  announce,
+  reminderScheduler,
+  sendReminder,
+  sessionUrl,
+  type Announcement,
+  type ReminderScheduler,
+} from './session-notices.ts';
 import * as repo from './study-sessions.repository.ts';
 
 /**
@@ -116,6 +124,7 @@ const fieldsOf = (values: StudySessionValues, start: Date) => ({
 
 export async function createSession(
   ctx: AppContext,
+  reminders: ReminderScheduler,
   userId: string,
   input: StudySessionValues & { conversation: ConversationRef },
   now = new Date(),
@@ -145,12 +154,13 @@ export async function createSession(
     await quota.refund(`study-sessions:${userId}`);
     throw err;
   }
-  await announce(ctx, row, { kind: 'created', actorId: userId });
+  await announce(ctx, reminders, row, { kind: 'created', actorId: userId });
   return viewOf(ctx, userId, row);
 }
 
 export async function updateSession(
   ctx: AppContext,
+  reminders: ReminderScheduler,
   userId: string,
   id: string,
   values: StudySessionValues,
@@ -164,11 +174,16 @@ export async function updateSession(
     const start = startOf(values, now);
     return repo.updateSession(tx, id, { ...fieldsOf(values, start), sequence: current.sequence + 1 });
   });
-  await announce(ctx, row, { kind: 'changed', actorId: userId });
+  await announce(ctx, reminders, row, { kind: 'changed', actorId: userId });
   return viewOf(ctx, userId, row);
 }
 
-export async function cancelSession(ctx: AppContext, userId: string, id: string): Promise<StudySession> {
+export async function cancelSession(
+  ctx: AppContext,
+  reminders: ReminderScheduler,
+  userId: string,
+  id: string,
+): Promise<StudySession> {
   await readable(ctx, userId, id);
   const row = await withTransaction(ctx.db, async (tx) => {
     const current = await repo.lockSession(tx, id);
@@ -180,12 +195,13 @@ export async function cancelSession(ctx: AppContext, userId: string, id: string)
       timerRunningSince: null,
     });
   });
-  await announce(ctx, row, { kind: 'cancelled', actorId: userId });
+  await announce(ctx, reminders, row, { kind: 'cancelled', actorId: userId });
   return viewOf(ctx, userId, row);
 }
 
 export async function answer(
   ctx: AppContext,
+  reminders: ReminderScheduler,
   userId: string,
   id: string,
   value: RsvpAnswer,
@@ -196,7 +212,7 @@ export async function answer(
   if (row.status === 'cancelled') throw new AppError(409, 'conflict', MSG.studySessions.cancelled);
   if (row.status === 'ended' || endOf(row) <= now) throw new AppError(409, 'conflict', MSG.studySessions.ended);
   await repo.saveRsvp(ctx.db, id, userId, value);
-  await announce(ctx, row, { kind: 'answered', actorId: userId });
+  await announce(ctx, reminders, row, { kind: 'answered', actorId: userId });
   return viewOf(ctx, userId, row);
 }
 
@@ -266,3 +282,28 @@ export async function entryOf(ctx: AppContext, id: string): Promise<CalendarEntr
   if (!row) throw notFound(MSG.studySessions.notFound);
   return calendarEntry(ctx, row);
 }
+
+/**
+ * The study sessions service, one per app (built in study-sessions.feature.ts with the feature's job queue, which
+ * runs the reminders): planning, answers, the sessions' views and calendar entries.
+ */
+export function createStudySessionsService(ctx: AppContext, reminderQueue: JobQueue) {
+  const reminders = reminderScheduler(reminderQueue);
+  return {
+    createSession: (userId: string, input: StudySessionValues & { conversation: ConversationRef }) =>
+      createSession(ctx, reminders, userId, input),
+    updateSession: (userId: string, id: string, values: StudySessionValues) =>
+      updateSession(ctx, reminders, userId, id, values),
+    cancelSession: (userId: string, id: string) => cancelSession(ctx, reminders, userId, id),
+    answer: (userId: string, id: string, value: RsvpAnswer) => answer(ctx, reminders, userId, id, value),
+    getSession: (userId: string, id: string) => getSession(ctx, userId, id),
+    listSessions: (userId: string, ref: ConversationRef) => listSessions(ctx, userId, ref),
+    mySessions: (userId: string) => mySessions(ctx, userId),
+    entryOf: (id: string) => entryOf(ctx, id),
+    calendarEntries: (userId: string, now: Date) => calendarEntries(ctx, userId, now),
+    /** The reminder job's work. */
+    sendReminder: (payload: { sessionId: string; sequence: number }) => sendReminder(ctx, payload),
+  };
+}
+
+export type StudySessionsService = ReturnType<typeof createStudySessionsService>;

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import { createQuota, HOUR_MS } from '../../platform/quota.ts';
 import { fetchIcs, IcsFetchError, type FetchDeps } from './ics-fetch.ts';
 import { IcsError } from './ics-parse.ts';
-import { parseInThread } from './ics-thread.ts';
+import { createIcsThreads, type IcsThreads } from './ics-thread.ts';
 import * as repo from './schedule.repository.ts';
 import { mySchedule, refreshUtcWeek } from './schedule.service.ts';
 
@@ -49,6 +49,7 @@ export interface ImportOptions {
 
 async function store(
   ctx: AppContext,
+  threads: IcsThreads,
   userId: string,
   source: { kind: 'file' | 'url'; source: string },
   body: () => Promise<string>,
@@ -59,7 +60,7 @@ async function store(
   if (Buffer.byteLength(text, 'utf8') > SCHEDULE_LIMITS.icsMaxBytes) {
     throw new AppError(413, 'too_large', MSG.schedule.tooLarge, 'ics');
   }
-  const occurrences = await parseInThread(text, {
+  const occurrences = await threads.parse(text, {
     fromMs: now.getTime() - DAY_MS,
     toMs: now.getTime() + SCHEDULE_LIMITS.importDaysAhead * DAY_MS,
     maxOccurrences: SCHEDULE_LIMITS.icsMaxOccurrences,
@@ -87,7 +88,12 @@ async function answer(ctx: AppContext, userId: string, now: Date): Promise<Impor
   return { import: s.import, busy: s.busy };
 }
 
-export function createScheduleImports(ctx: AppContext, onUrlImported: (userId: string) => Promise<void>) {
+/**
+ * The .ics imports of an app (built in schedule.feature.ts): a file or an address, read again daily, each parsed in
+ * a thread of its own; `onUrlImported` queues an address's next read.
+ */
+export function createScheduleImportService(ctx: AppContext, onUrlImported: (userId: string) => Promise<void>) {
+  const threads = createIcsThreads();
   const quota = createQuota(ctx.db);
   const perHour = { what: MSG.schedule.importTitle, limit: IMPORTS_PER_HOUR, windowMs: HOUR_MS };
   const guarded = async <T>(userId: string, run: () => Promise<T>): Promise<T> => {
@@ -105,7 +111,7 @@ export function createScheduleImports(ctx: AppContext, onUrlImported: (userId: s
       const now = opts.now ?? new Date();
       const deadline = Date.now() + SCHEDULE_LIMITS.icsTimeoutMs;
       await guarded(userId, () =>
-        store(ctx, userId, { kind: 'file', source: file.fileName }, async () => file.content, deadline, now),
+        store(ctx, threads, userId, { kind: 'file', source: file.fileName }, async () => file.content, deadline, now),
       );
       return answer(ctx, userId, now);
     },
@@ -117,6 +123,7 @@ export function createScheduleImports(ctx: AppContext, onUrlImported: (userId: s
       await guarded(userId, () =>
         store(
           ctx,
+          threads,
           userId,
           { kind: 'url', source: url },
           () => fetchIcs(url, fetchLimits, opts.fetchDeps),
@@ -139,7 +146,15 @@ export function createScheduleImports(ctx: AppContext, onUrlImported: (userId: s
       const deadline = Date.now() + SCHEDULE_LIMITS.icsTimeoutMs;
       const fetchLimits = { maxBytes: SCHEDULE_LIMITS.icsMaxBytes, deadline };
       try {
-        await store(ctx, userId, found, () => fetchIcs(found.source, fetchLimits, opts.fetchDeps), deadline, now);
+        await store(
+          ctx,
+          threads,
+          userId,
+          found,
+          () => fetchIcs(found.source, fetchLimits, opts.fetchDeps),
+          deadline,
+          now,
+        );
       } catch (err) {
         const known = importFailure(err);
         if (!known && !(err instanceof AppError)) throw err;
@@ -156,4 +171,4 @@ export function createScheduleImports(ctx: AppContext, onUrlImported: (userId: s
   };
 }
 
-export type ScheduleImports = ReturnType<typeof createScheduleImports>;
+export type ScheduleImports = ReturnType<typeof createScheduleImportService>;
