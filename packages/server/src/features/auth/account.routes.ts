@@ -15,7 +15,8 @@ import {
 } from '@studybuddy/shared/auth-responses';
 import { MSG } from '@studybuddy/shared/messages';
 import type { AppContext } from '../../platform/context.ts';
-import { errorResponses, okSchema } from '../../platform/openapi.ts';
+import { okSchema } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
 import type { Caller } from './account.service.ts';
 import type { AccountService } from './account.service.ts';
 import { DEVICE_COOKIE } from './known-device.ts';
@@ -42,18 +43,14 @@ export function accountRoutes(ctx: AppContext, accounts: AccountService) {
 
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
-    const tags = ['accounts'];
+    const route = routeOptions(['accounts']);
 
     app.post(
       '/api/auth/signup',
-      {
-        schema: {
-          summary: 'Creates an account and sends the verification e-mail (leaves the browser signed out)',
-          tags,
-          body: signupInputSchema,
-          response: { 201: okSchema, ...errorResponses },
-        },
-      },
+      route('Creates an account and sends the verification e-mail (leaves the browser signed out)', {
+        body: signupInputSchema,
+        response: { 201: okSchema },
+      }),
       async (request, reply) => {
         await accounts.signup(request.body, caller(request, reply));
         await signOut(request, reply);
@@ -63,14 +60,10 @@ export function accountRoutes(ctx: AppContext, accounts: AccountService) {
 
     app.post(
       '/api/auth/login',
-      {
-        schema: {
-          summary: 'Signs in with e-mail and password (sets the session cookie)',
-          tags,
-          body: loginInputSchema,
-          response: { 200: loginResultSchema, ...errorResponses },
-        },
-      },
+      route('Signs in with e-mail and password (sets the session cookie)', {
+        body: loginInputSchema,
+        response: { 200: loginResultSchema },
+      }),
       async (request, reply) => {
         const { result, userId } = await accounts.login(request.body, caller(request, reply));
         if (userId) {
@@ -84,27 +77,19 @@ export function accountRoutes(ctx: AppContext, accounts: AccountService) {
 
     app.post(
       '/api/auth/resend-verification',
-      {
-        schema: {
-          summary: 'Sends the verification e-mail again (with the ticket of an unverified log-in)',
-          tags,
-          body: resendInputSchema,
-          response: { 200: resendResultSchema, ...errorResponses },
-        },
-      },
+      route('Sends the verification e-mail again (with the ticket of an unverified log-in)', {
+        body: resendInputSchema,
+        response: { 200: resendResultSchema },
+      }),
       async (request, reply) => accounts.resend(request.body.ticket, caller(request, reply)),
     );
 
     app.post(
       '/api/auth/verify-email',
-      {
-        schema: {
-          summary: 'Verifies the e-mail address with the code of the e-mail link',
-          tags,
-          body: verifyEmailInputSchema,
-          response: { 200: okSchema, ...errorResponses },
-        },
-      },
+      route('Verifies the e-mail address with the code of the e-mail link', {
+        body: verifyEmailInputSchema,
+        response: { 200: okSchema },
+      }),
       async (request, reply) => {
         await accounts.verifyEmail(request.body.oobCode);
         await signOut(request, reply);
@@ -114,14 +99,10 @@ export function accountRoutes(ctx: AppContext, accounts: AccountService) {
 
     app.post(
       '/api/auth/password-reset',
-      {
-        schema: {
-          summary: 'Sends a password reset e-mail (the same answer whether the address is known or not)',
-          tags,
-          body: resetRequestSchema,
-          response: { 200: resetRequestedSchema, ...errorResponses },
-        },
-      },
+      route('Sends a password reset e-mail (the same answer whether the address is known or not)', {
+        body: resetRequestSchema,
+        response: { 200: resetRequestedSchema },
+      }),
       async (request, reply) => {
         await accounts.requestReset(request.body.email, caller(request, reply));
         return { message: MSG.reset.sent };
@@ -130,27 +111,16 @@ export function accountRoutes(ctx: AppContext, accounts: AccountService) {
 
     app.post(
       '/api/auth/password-reset/check',
-      {
-        schema: {
-          summary: 'Checks a reset code and answers the account it resets',
-          tags,
-          body: resetCheckBody,
-          response: { 200: resetCheckResultSchema, ...errorResponses },
-        },
-      },
+      route('Checks a reset code and answers the account it resets', {
+        body: resetCheckBody,
+        response: { 200: resetCheckResultSchema },
+      }),
       async (request) => accounts.checkReset(request.body.oobCode),
     );
 
     app.post(
       '/api/auth/password-reset/confirm',
-      {
-        schema: {
-          summary: 'Sets a new password with a reset code',
-          tags,
-          body: resetConfirmBody,
-          response: { 200: okSchema, ...errorResponses },
-        },
-      },
+      route('Sets a new password with a reset code', { body: resetConfirmBody, response: { 200: okSchema } }),
       async (request, reply) => {
         const { oobCode, password } = request.body;
         await accounts.confirmReset(oobCode, password, caller(request, reply));

@@ -16,6 +16,7 @@ import {
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { errorResponses, noContent, redirect } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
 import { signedInOnly, studentId } from '../../platform/signed-in.ts';
 import { STATE_MS, type CalendarService } from './calendar.service.ts';
 import { CALLBACK_PATH } from './google-calendar.service.ts';
@@ -23,6 +24,7 @@ import { CALLBACK_PATH } from './google-calendar.service.ts';
 const STATE_COOKIE = 'sb_gcal';
 const ICS_TYPE = 'text/calendar; charset=utf-8';
 const tags = ['calendar'];
+const route = routeOptions(tags);
 const icsFile = (description: string) => ({ description, content: { 'text/calendar': { schema: z.string() } } });
 /** Google's answer is read as it comes: anything unexpected sends the student back with "failed". */
 const googleAnswer = z.object({
@@ -42,26 +44,14 @@ function googleRoutes(calendar: CalendarService, secure: boolean) {
     const app = base.withTypeProvider<ZodTypeProvider>();
     app.get(
       '/api/calendar/status',
-      {
-        schema: {
-          summary: 'Whether Google Calendar is configured and connected',
-          tags,
-          response: { 200: calendarStatusSchema, ...errorResponses },
-        },
-      },
+      route('Whether Google Calendar is configured and connected', { response: { 200: calendarStatusSchema } }),
       async (request) => calendar.status(studentId(request)),
     );
 
     /** Sends the browser to Google's consent page; the state waits in a sealed cookie bound to the user. */
     app.get(
       '/api/calendar/google/authorize',
-      {
-        schema: {
-          summary: "Sends the browser to Google's consent page",
-          tags,
-          response: { 302: redirect, ...errorResponses },
-        },
-      },
+      route("Sends the browser to Google's consent page", { response: { 302: redirect } }),
       async (request, reply) => {
         const { url, sealedState } = await calendar.authorize(studentId(request));
         reply.setCookie(STATE_COOKIE, sealedState, { ...stateCookie(secure), maxAge: STATE_MS / 1000 });
@@ -71,13 +61,9 @@ function googleRoutes(calendar: CalendarService, secure: boolean) {
 
     app.delete(
       '/api/calendar/google',
-      {
-        schema: {
-          summary: 'Disconnects Google Calendar (revoking the grant when possible); 204 also when not connected',
-          tags,
-          response: { 204: noContent, ...errorResponses },
-        },
-      },
+      route('Disconnects Google Calendar (revoking the grant when possible); 204 also when not connected', {
+        response: { 204: noContent },
+      }),
       async (request, reply) => {
         await calendar.disconnect(studentId(request));
         return reply.status(204).send();
@@ -86,26 +72,16 @@ function googleRoutes(calendar: CalendarService, secure: boolean) {
 
     app.get(
       '/api/calendar/google/calendars',
-      {
-        schema: {
-          summary: "The student's Google calendars",
-          tags,
-          response: { 200: googleCalendarsResponseSchema, ...errorResponses },
-        },
-      },
+      route("The student's Google calendars", { response: { 200: googleCalendarsResponseSchema } }),
       async (request) => calendar.calendars(studentId(request)),
     );
 
     app.post(
       '/api/calendar/google/export',
-      {
-        schema: {
-          summary: 'Adds coursework items to a Google calendar as events',
-          tags,
-          body: googleExportInputSchema,
-          response: { 200: googleExportResponseSchema, ...errorResponses },
-        },
-      },
+      route('Adds coursework items to a Google calendar as events', {
+        body: googleExportInputSchema,
+        response: { 200: googleExportResponseSchema },
+      }),
       async (request) => calendar.exportToGoogle(studentId(request), request.body),
     );
   };
@@ -118,14 +94,10 @@ function icsRoutes(calendar: CalendarService) {
     const app = base.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/api/calendar/ics',
-      {
-        schema: {
-          summary: 'Coursework items as an .ics file to download',
-          tags,
-          body: icsExportInputSchema,
-          response: { 200: icsFile('The .ics file (attachment)'), ...errorResponses },
-        },
-      },
+      route('Coursework items as an .ics file to download', {
+        body: icsExportInputSchema,
+        response: { 200: icsFile('The .ics file (attachment)') },
+      }),
       async (request, reply) => {
         const ics = await calendar.exportIcs(studentId(request), request.body);
         return reply
@@ -147,13 +119,7 @@ function icsRoutes(calendar: CalendarService) {
     );
     app.delete(
       '/api/calendar/feed',
-      {
-        schema: {
-          summary: 'Revokes the subscription address',
-          tags,
-          response: { 204: noContent, ...errorResponses },
-        },
-      },
+      route('Revokes the subscription address', { response: { 204: noContent } }),
       async (request, reply) => {
         await calendar.revokeFeed(studentId(request));
         return reply.status(204).send();

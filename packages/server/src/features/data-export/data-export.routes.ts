@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_API, exportRequestedSchema, exportTicketQuerySchema } from '@studybuddy/shared/account';
-import { errorResponses, fileResponse } from '../../platform/openapi.ts';
+import { fileResponse } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
 import { signedInOnly, studentId } from '../../platform/signed-in.ts';
 import type { DataExportService } from './data-export.service.ts';
 
@@ -10,30 +11,22 @@ export function dataExportRoutes(dataExport: DataExportService) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<ZodTypeProvider>();
     signedInOnly(app);
-    const tags = ['accounts'];
+    const route = routeOptions(['accounts']);
 
     app.post(
       ACCOUNT_API.export,
-      {
-        schema: {
-          summary: "Takes the student's one data download of the hour and answers the link to the ZIP",
-          tags,
-          response: { 200: exportRequestedSchema, ...errorResponses },
-        },
-      },
+      route("Takes the student's one data download of the hour and answers the link to the ZIP", {
+        response: { 200: exportRequestedSchema },
+      }),
       async (request) => dataExport.request(studentId(request)),
     );
 
     app.get(
       ACCOUNT_API.download,
-      {
-        schema: {
-          summary: 'The ZIP of the student’s data, streamed as it is written (the link works once, for its student)',
-          tags,
-          querystring: exportTicketQuerySchema,
-          response: { 200: fileResponse('The ZIP'), ...errorResponses },
-        },
-      },
+      route('The ZIP of the student’s data, streamed as it is written (the link works once, for its student)', {
+        querystring: exportTicketQuerySchema,
+        response: { 200: fileResponse('The ZIP') },
+      }),
       async (request, reply) => {
         const userId = studentId(request);
         await dataExport.redeem(userId, request.query.ticket);

@@ -9,12 +9,15 @@ import {
   fetchCourseFilesResponseSchema,
   uploadDocumentResponseSchema,
 } from '@studybuddy/shared/documents-responses';
-import { errorResponses, fileResponse } from '../../platform/openapi.ts';
+import { fileResponse } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
+import { studentId } from '../../platform/signed-in.ts';
 import type { RouteRateLimit } from '../../platform/rate-limit-presets.ts';
-import { requireUser } from '../../platform/session.ts';
 import { readUpload } from './upload-multipart.ts';
 import type { UploadService } from './upload.service.ts';
 import { courseParams, idParams, tags } from './route-schemas.ts';
+
+const route = routeOptions(tags);
 
 const refreshQuery = z.object({ refresh: z.enum(['0', '1']).optional() });
 const uploadQuery = z.object({
@@ -28,31 +31,22 @@ export function uploadRoutes(upload: UploadService, limits: { files: RouteRateLi
 
     app.get(
       '/api/courses/:courseId/documents',
-      {
-        schema: {
-          summary: "The course's documents (uploads and Canvas files); refresh=1 asks Canvas again",
-          tags,
-          params: courseParams,
-          querystring: refreshQuery,
-          response: { 200: courseDocumentsResponseSchema, ...errorResponses },
-        },
-      },
-      async (request) =>
-        upload.listCourse(requireUser(request).id, request.params.courseId, request.query.refresh === '1'),
+      route("The course's documents (uploads and Canvas files); refresh=1 asks Canvas again", {
+        params: courseParams,
+        querystring: refreshQuery,
+        response: { 200: courseDocumentsResponseSchema },
+      }),
+      async (request) => upload.listCourse(studentId(request), request.params.courseId, request.query.refresh === '1'),
     );
 
     app.get(
       '/api/documents/:id/file',
-      {
-        schema: {
-          summary: 'Downloads the uploaded file',
-          tags,
-          params: idParams,
-          response: { 200: fileResponse('The file, as an attachment'), ...errorResponses },
-        },
-      },
+      route('Downloads the uploaded file', {
+        params: idParams,
+        response: { 200: fileResponse('The file, as an attachment') },
+      }),
       async (request, reply) => {
-        const file = await upload.openFile(requireUser(request).id, request.params.id);
+        const file = await upload.openFile(studentId(request), request.params.id);
         return reply
           .header('Content-Type', file.contentType)
           .header('Content-Length', file.size)
@@ -66,51 +60,44 @@ export function uploadRoutes(upload: UploadService, limits: { files: RouteRateLi
     // §7 call 6: multipart with the file (and the course it belongs to).
     app.post(
       '/api/upload-document',
-      {
-        config: limits.files,
-        schema: {
-          summary: '§7 call 6: uploads a document (multipart: `file` and `courseId`)',
+      route(
+        '§7 call 6: uploads a document (multipart: `file` and `courseId`)',
+        {
           description: `multipart/form-data with the field \`file\` (at most ${formatFileSize(DOCUMENT_MAX_UPLOAD_BYTES)}).`,
-          tags,
           querystring: uploadQuery,
-          response: { 201: uploadDocumentResponseSchema, ...errorResponses },
+          response: { 201: uploadDocumentResponseSchema },
         },
-      },
+        limits.files,
+      ),
       async (request, reply) => {
         const declared = Number(request.headers['content-length']) || 0;
         const read = (tmpFile: string) => readUpload(request, tmpFile);
-        return reply.status(201).send(await upload.upload(requireUser(request).id, declared, read));
+        return reply.status(201).send(await upload.upload(studentId(request), declared, read));
       },
     );
 
     app.post(
       '/api/documents',
-      {
-        schema: {
-          summary: 'Turns a finished upload (files platform) into a course document',
-          tags,
-          body: createDocumentInputSchema,
-          response: { 201: uploadDocumentResponseSchema, ...errorResponses },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await upload.createFromUpload(requireUser(request).id, request.body)),
+      route('Turns a finished upload (files platform) into a course document', {
+        body: createDocumentInputSchema,
+        response: { 201: uploadDocumentResponseSchema },
+      }),
+      async (request, reply) => reply.status(201).send(await upload.createFromUpload(studentId(request), request.body)),
     );
 
     // §7 call 3: the course's Canvas files (with module names), or one file's content with file_id.
     app.post(
       '/api/fetch-course-files',
-      {
-        config: limits.files,
-        schema: {
-          summary: "§7 call 3: the course's Canvas files, or one file's content (202 while it is processed)",
-          tags,
+      route(
+        "§7 call 3: the course's Canvas files, or one file's content (202 while it is processed)",
+        {
           body: fetchCourseFilesInputSchema,
-          response: { 200: fetchCourseFilesResponseSchema, 202: fetchCourseFilePendingSchema, ...errorResponses },
+          response: { 200: fetchCourseFilesResponseSchema, 202: fetchCourseFilePendingSchema },
         },
-      },
+        limits.files,
+      ),
       async (request, reply) => {
-        const { status, body } = await upload.fetchCourseFiles(requireUser(request).id, request.body);
+        const { status, body } = await upload.fetchCourseFiles(studentId(request), request.body);
         return reply.status(status).send(body);
       },
     );

@@ -9,8 +9,9 @@ import {
   hotGroupResultSchema,
 } from '@studybuddy/shared/groups-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { errorResponses, noContent } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
+import { noContent } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
 import {
   addMembers,
   createGroup,
@@ -26,93 +27,52 @@ const idParams = z.object({ id: z.string().min(1).max(300) });
 /** Groups and hot groups (requirements §2 Groups, §6); their messages are served by the chat feature. */
 export function groupsRoutes(ctx: AppContext) {
   return async (base: FastifyInstance) => {
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
-    const tags = ['groups'];
-    const preValidation = signedIn;
+    const route = routeOptions(['groups']);
 
     app.get(
       '/api/groups',
-      {
-        preValidation,
-        schema: {
-          summary: 'The groups (or hot groups) the student is in',
-          tags,
-          querystring: groupListQuerySchema,
-          response: { 200: groupListSchema, ...errorResponses },
-        },
-      },
-      async (request) => listGroups(ctx, requireUser(request).id, request.query.kind),
+      route('The groups (or hot groups) the student is in', {
+        querystring: groupListQuerySchema,
+        response: { 200: groupListSchema },
+      }),
+      async (request) => listGroups(ctx, studentId(request), request.query.kind),
     );
 
     app.post(
       '/api/groups',
-      {
-        preValidation,
-        schema: {
-          summary: 'Creates a group with friends',
-          tags,
-          body: createGroupSchema,
-          response: { 201: groupDetailSchema, ...errorResponses },
-        },
-      },
-      async (request, reply) => reply.status(201).send(await createGroup(ctx, requireUser(request).id, request.body)),
+      route('Creates a group with friends', { body: createGroupSchema, response: { 201: groupDetailSchema } }),
+      async (request, reply) => reply.status(201).send(await createGroup(ctx, studentId(request), request.body)),
     );
 
     app.get(
       '/api/groups/friend-options',
-      {
-        preValidation,
-        schema: {
-          summary: 'Friends who can be added to a group',
-          tags,
-          response: { 200: friendOptionsSchema, ...errorResponses },
-        },
-      },
-      async (request) => friendOptions(ctx, requireUser(request).id),
+      route('Friends who can be added to a group', { response: { 200: friendOptionsSchema } }),
+      async (request) => friendOptions(ctx, studentId(request)),
     );
 
     app.get(
       '/api/groups/:id',
-      {
-        preValidation,
-        schema: {
-          summary: 'One group with its members',
-          tags,
-          params: idParams,
-          response: { 200: groupDetailSchema, ...errorResponses },
-        },
-      },
-      async (request) => getGroup(ctx, requireUser(request).id, request.params.id),
+      route('One group with its members', { params: idParams, response: { 200: groupDetailSchema } }),
+      async (request) => getGroup(ctx, studentId(request), request.params.id),
     );
 
     app.post(
       '/api/groups/:id/members',
-      {
-        preValidation,
-        schema: {
-          summary: 'Adds friends to a group',
-          tags,
-          params: idParams,
-          body: addMembersSchema,
-          response: { 200: groupDetailSchema, ...errorResponses },
-        },
-      },
-      async (request) => addMembers(ctx, requireUser(request).id, request.params.id, request.body),
+      route('Adds friends to a group', {
+        params: idParams,
+        body: addMembersSchema,
+        response: { 200: groupDetailSchema },
+      }),
+      async (request) => addMembers(ctx, studentId(request), request.params.id, request.body),
     );
 
     app.post(
       '/api/groups/:id/leave',
-      {
-        preValidation,
-        schema: {
-          summary: 'Leaves a group (an empty regular group is deleted)',
-          tags,
-          params: idParams,
-          response: { 204: noContent, ...errorResponses },
-        },
-      },
+      route('Leaves a group (an empty regular group is deleted)', { params: idParams, response: { 204: noContent } }),
       async (request, reply) => {
-        await leaveGroup(ctx, requireUser(request).id, request.params.id);
+        await leaveGroup(ctx, studentId(request), request.params.id);
         return reply.status(204).send();
       },
     );
@@ -120,17 +80,12 @@ export function groupsRoutes(ctx: AppContext) {
     /** Creates or joins the hot group of a coursework item and answers its id (for /groups?groupIdToOpen=). */
     app.post(
       '/api/hot-groups',
-      {
-        preValidation,
-        schema: {
-          summary: 'Creates or joins the hot group of a coursework item',
-          tags,
-          body: hotGroupSchema,
-          response: { 200: hotGroupResultSchema, 201: hotGroupResultSchema, ...errorResponses },
-        },
-      },
+      route('Creates or joins the hot group of a coursework item', {
+        body: hotGroupSchema,
+        response: { 200: hotGroupResultSchema, 201: hotGroupResultSchema },
+      }),
       async (request, reply) => {
-        const result = await openHotGroup(ctx, requireUser(request).id, request.body);
+        const result = await openHotGroup(ctx, studentId(request), request.body);
         return reply.status(result.created ? 201 : 200).send(result);
       },
     );

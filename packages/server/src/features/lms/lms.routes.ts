@@ -15,8 +15,9 @@ import {
   lmsStatusSchema,
 } from '@studybuddy/shared/lms-responses';
 import type { AppContext } from '../../platform/context.ts';
-import { errorResponses, noContent } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
+import { noContent } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
 import type { LmsService } from './canvas-link.service.ts';
 
 /** Each connect checks a token with Canvas: a few a minute per student is plenty. */
@@ -31,82 +32,55 @@ const statusQuery = z.object({ tz: timeZoneSchema.optional() });
 export function lmsRoutes(ctx: AppContext, lms: LmsService) {
   const connectLimit = perMinute(ctx.config.rateLimits, CANVAS_CONNECTS_PER_MINUTE);
   return async (base: FastifyInstance) => {
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
-    const tags = ['lms'];
-    const preValidation = signedIn;
+    const route = routeOptions(['lms']);
 
     app.get(
       '/api/lms/status',
-      {
-        preValidation,
-        schema: {
-          summary: 'Whether Canvas is connected (and forced refreshes left today in the time zone `tz`)',
-          tags,
-          querystring: statusQuery,
-          response: { 200: lmsStatusSchema, ...errorResponses },
-        },
-      },
-      async (request) => lms.status(requireUser(request).id, request.query.tz),
+      route('Whether Canvas is connected (and forced refreshes left today in the time zone `tz`)', {
+        querystring: statusQuery,
+        response: { 200: lmsStatusSchema },
+      }),
+      async (request) => lms.status(studentId(request), request.query.tz),
     );
 
     app.post(
       '/api/lms/connect',
-      {
-        config: connectLimit,
-        preValidation,
-        schema: {
-          summary: 'Connects Canvas with an access token (checked with Canvas, stored, never answered back)',
-          tags,
-          body: connectInputSchema,
-          response: { 200: connectResponseSchema, ...errorResponses },
-        },
-      },
-      async (request) => lms.connect(requireUser(request).id, request.body.access_token),
+      route(
+        'Connects Canvas with an access token (checked with Canvas, stored, never answered back)',
+        { body: connectInputSchema, response: { 200: connectResponseSchema } },
+        connectLimit,
+      ),
+      async (request) => lms.connect(studentId(request), request.body.access_token),
     );
 
     app.post(
       '/api/lms/disconnect',
-      {
-        preValidation,
-        schema: {
-          summary: 'Forgets the stored Canvas token',
-          tags,
-          response: { 204: noContent, ...errorResponses },
-        },
-      },
+      route('Forgets the stored Canvas token', { response: { 204: noContent } }),
       async (request, reply) => {
-        await lms.disconnect(requireUser(request).id);
+        await lms.disconnect(studentId(request));
         return reply.status(204).send();
       },
     );
 
     app.post(
       '/api/fetch-canvas-courses',
-      {
-        config: connectLimit,
-        preValidation,
-        schema: {
-          summary: "§7 call 1: the student's Canvas courses",
-          tags,
-          body: fetchCanvasCoursesInputSchema,
-          response: { 200: fetchCanvasCoursesResponseSchema, ...errorResponses },
-        },
-      },
-      async (request) => lms.fetchCourses(requireUser(request).id, request.body),
+      route(
+        "§7 call 1: the student's Canvas courses",
+        { body: fetchCanvasCoursesInputSchema, response: { 200: fetchCanvasCoursesResponseSchema } },
+        connectLimit,
+      ),
+      async (request) => lms.fetchCourses(studentId(request), request.body),
     );
 
     app.post(
       '/api/fetch-coursework',
-      {
-        preValidation,
-        schema: {
-          summary: '§7 call 2: the coursework of the chosen (or profile) courses, cached or fresh from Canvas',
-          tags,
-          body: fetchCourseworkInputSchema,
-          response: { 200: courseworkResponseSchema, ...errorResponses },
-        },
-      },
-      async (request) => lms.loadCoursework(requireUser(request).id, request.body),
+      route('§7 call 2: the coursework of the chosen (or profile) courses, cached or fresh from Canvas', {
+        body: fetchCourseworkInputSchema,
+        response: { 200: courseworkResponseSchema },
+      }),
+      async (request) => lms.loadCoursework(studentId(request), request.body),
     );
   };
 }

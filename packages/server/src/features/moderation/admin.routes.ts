@@ -15,12 +15,14 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
 import type { AdminService } from './admin.service.ts';
 import { isAdmin, type Actor } from './admins.service.ts';
 
 const id = z.string().min(1).max(300);
 const idParams = z.object({ id });
 const tags = ['admin'];
+const route = routeOptions(tags);
 const action = { 200: adminActionResultSchema, ...errorResponses };
 
 declare module 'fastify' {
@@ -42,26 +44,16 @@ const queueRoutes = (admin: AdminService) => async (base: FastifyInstance) => {
 
   app.get(
     '/api/admin/me',
-    {
-      schema: {
-        summary: 'The signed-in admin (404 for everyone else)',
-        tags,
-        response: { 200: adminMeSchema, ...errorResponses },
-      },
-    },
+    route('The signed-in admin (404 for everyone else)', { response: { 200: adminMeSchema } }),
     async (request) => ({ email: actor(request).email }),
   );
 
   app.get(
     '/api/admin/reports',
-    {
-      schema: {
-        summary: 'The report queue: open reports oldest first, or resolved ones',
-        tags,
-        querystring: reportQueueQuerySchema,
-        response: { 200: reportQueueSchema, ...errorResponses },
-      },
-    },
+    route('The report queue: open reports oldest first, or resolved ones', {
+      querystring: reportQueueQuerySchema,
+      response: { 200: reportQueueSchema },
+    }),
     async (request) => {
       actor(request);
       return admin.reports(request.query.status);
@@ -84,13 +76,7 @@ const queueRoutes = (admin: AdminService) => async (base: FastifyInstance) => {
 
   app.get(
     '/api/admin/feedback',
-    {
-      schema: {
-        summary: 'The feedback inbox, newest first',
-        tags,
-        response: { 200: feedbackInboxSchema, ...errorResponses },
-      },
-    },
+    route('The feedback inbox, newest first', { response: { 200: feedbackInboxSchema } }),
     async (request) => {
       actor(request);
       return admin.feedback();
@@ -99,14 +85,10 @@ const queueRoutes = (admin: AdminService) => async (base: FastifyInstance) => {
 
   app.get(
     '/api/admin/students',
-    {
-      schema: {
-        summary: 'Students whose e-mail or name contains the query, at any college',
-        tags,
-        querystring: studentSearchQuerySchema,
-        response: { 200: studentSearchSchema, ...errorResponses },
-      },
-    },
+    route('Students whose e-mail or name contains the query, at any college', {
+      querystring: studentSearchQuerySchema,
+      response: { 200: studentSearchSchema },
+    }),
     async (request) => {
       actor(request);
       return admin.searchStudents(request.query.q);
@@ -177,13 +159,7 @@ const actionRoutes = (admin: AdminService) => async (base: FastifyInstance) => {
 
   app.get(
     '/api/admin/audit',
-    {
-      schema: {
-        summary: 'The audit log, newest first (append-only: no route changes it)',
-        tags,
-        response: { 200: auditLogSchema, ...errorResponses },
-      },
-    },
+    route('The audit log, newest first (append-only: no route changes it)', { response: { 200: auditLogSchema } }),
     async (request) => {
       actor(request);
       return admin.auditLog();

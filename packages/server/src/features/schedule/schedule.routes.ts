@@ -12,7 +12,8 @@ import {
   saveWeekInputSchema,
 } from '@studybuddy/shared/schedule';
 import { errorResponses } from '../../platform/openapi.ts';
-import { requireUser, signedIn } from '../../platform/session.ts';
+import { routeOptions } from '../../platform/route-options.ts';
+import { signedInOnly, studentId } from '../../platform/signed-in.ts';
 import type { ScheduleImports } from './schedule-import.service.ts';
 import type { ScheduleService } from './schedule.service.ts';
 
@@ -23,41 +24,29 @@ const FILE_BODY_LIMIT = 6 * 1024 * 1024;
 
 export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImports) {
   return async (base: FastifyInstance) => {
+    signedInOnly(base);
     const app = base.withTypeProvider<ZodTypeProvider>();
     const tags = ['schedule'];
-    const preValidation = signedIn;
+    const route = routeOptions(tags);
 
     app.get(
       '/api/schedule',
-      {
-        preValidation,
-        schema: {
-          summary: 'My week, import and busy times',
-          tags,
-          response: { 200: myScheduleSchema, ...errorResponses },
-        },
-      },
-      async (request) => schedule.mine(requireUser(request).id),
+      route('My week, import and busy times', { response: { 200: myScheduleSchema } }),
+      async (request) => schedule.mine(studentId(request)),
     );
 
     app.put(
       '/api/schedule/week',
-      {
-        preValidation,
-        schema: {
-          summary: 'Saves my week (336 half-hour cells in my time zone)',
-          tags,
-          body: saveWeekInputSchema,
-          response: { 200: myScheduleSchema, ...errorResponses },
-        },
-      },
-      async (request) => schedule.saveWeek(requireUser(request).id, request.body),
+      route('Saves my week (336 half-hour cells in my time zone)', {
+        body: saveWeekInputSchema,
+        response: { 200: myScheduleSchema },
+      }),
+      async (request) => schedule.saveWeek(studentId(request), request.body),
     );
 
     app.post(
       '/api/schedule/import/file',
       {
-        preValidation,
         bodyLimit: FILE_BODY_LIMIT,
         schema: {
           summary: 'Imports busy times from an .ics file',
@@ -66,74 +55,51 @@ export function scheduleRoutes(schedule: ScheduleService, imports: ScheduleImpor
           response: { 200: importResultSchema, ...errorResponses },
         },
       },
-      async (request) => imports.fromFile(requireUser(request).id, request.body),
+      async (request) => imports.fromFile(studentId(request), request.body),
     );
 
     app.post(
       '/api/schedule/import/url',
-      {
-        preValidation,
-        schema: {
-          summary: 'Imports busy times from an https .ics address, read again daily',
-          tags,
-          body: importUrlInputSchema,
-          response: { 200: importResultSchema, ...errorResponses },
-        },
-      },
-      async (request) => imports.fromUrl(requireUser(request).id, request.body.url),
+      route('Imports busy times from an https .ics address, read again daily', {
+        body: importUrlInputSchema,
+        response: { 200: importResultSchema },
+      }),
+      async (request) => imports.fromUrl(studentId(request), request.body.url),
     );
 
     app.delete(
       '/api/schedule/import',
-      {
-        preValidation,
-        schema: { summary: 'Removes the import', tags, response: { 200: importResultSchema, ...errorResponses } },
-      },
-      async (request) => imports.remove(requireUser(request).id),
+      route('Removes the import', { response: { 200: importResultSchema } }),
+      async (request) => imports.remove(studentId(request)),
     );
 
     app.put(
       '/api/schedule/overrides',
-      {
-        preValidation,
-        schema: {
-          summary: 'Marks an imported busy time (or its series) free, or busy again',
-          tags,
-          body: overrideInputSchema,
-          response: { 200: myScheduleSchema, ...errorResponses },
-        },
-      },
-      async (request) => schedule.setOverride(requireUser(request).id, request.body.key, request.body.free),
+      route('Marks an imported busy time (or its series) free, or busy again', {
+        body: overrideInputSchema,
+        response: { 200: myScheduleSchema },
+      }),
+      async (request) => schedule.setOverride(studentId(request), request.body.key, request.body.free),
     );
 
     app.get(
       '/api/groups/:groupId/find-a-time',
-      {
-        preValidation,
-        schema: {
-          summary: "Find a time: the group's free members per half hour (next two weeks) and the best slots",
-          tags,
-          params: groupParams,
-          querystring: findATimeQuerySchema,
-          response: { 200: findATimeResultSchema, ...errorResponses },
-        },
-      },
-      async (request) => schedule.findATimeForGroup(requireUser(request).id, request.params.groupId, request.query),
+      route("Find a time: the group's free members per half hour (next two weeks) and the best slots", {
+        params: groupParams,
+        querystring: findATimeQuerySchema,
+        response: { 200: findATimeResultSchema },
+      }),
+      async (request) => schedule.findATimeForGroup(studentId(request), request.params.groupId, request.query),
     );
 
     app.get(
       '/api/friends/:friendId/find-a-time',
-      {
-        preValidation,
-        schema: {
-          summary: 'Find a time with a friend',
-          tags,
-          params: friendParams,
-          querystring: findATimeQuerySchema,
-          response: { 200: findATimeResultSchema, ...errorResponses },
-        },
-      },
-      async (request) => schedule.findATimeWithFriend(requireUser(request).id, request.params.friendId, request.query),
+      route('Find a time with a friend', {
+        params: friendParams,
+        querystring: findATimeQuerySchema,
+        response: { 200: findATimeResultSchema },
+      }),
+      async (request) => schedule.findATimeWithFriend(studentId(request), request.params.friendId, request.query),
     );
   };
 }

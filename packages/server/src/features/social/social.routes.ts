@@ -14,7 +14,8 @@ import {
   searchResultSchema,
   sendRequestResultSchema,
 } from '@studybuddy/shared/social-responses';
-import { errorResponses, okSchema } from '../../platform/openapi.ts';
+import { okSchema } from '../../platform/openapi.ts';
+import { routeOptions } from '../../platform/route-options.ts';
 import { signedInOnly, studentId } from '../../platform/signed-in.ts';
 import type { FriendsService } from './friends.service.ts';
 import type { MatchService } from './match.service.ts';
@@ -23,6 +24,7 @@ import type { RequestsService } from './requests.service.ts';
 const unsubscribePage = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 const unsubscribeQuery = z.object({ token: z.unknown().describe('The token of the e-mail link') });
 const tags = ['social'];
+const route = routeOptions(tags);
 const ok = { ok: true as const };
 
 /** Match finder and user search. */
@@ -32,27 +34,19 @@ const matchRoutes = (match: MatchService) => async (base: FastifyInstance) => {
 
   app.get(
     '/api/social/matches',
-    {
-      schema: {
-        summary: 'A page of match suggestions (same college, best first)',
-        tags,
-        querystring: matchQuerySchema,
-        response: { 200: matchPageSchema, ...errorResponses },
-      },
-    },
+    route('A page of match suggestions (same college, best first)', {
+      querystring: matchQuerySchema,
+      response: { 200: matchPageSchema },
+    }),
     (request) => match.matchPage(studentId(request), request.query),
   );
 
   app.get(
     '/api/social/search',
-    {
-      schema: {
-        summary: 'Finds students of the same college by name',
-        tags,
-        querystring: searchQuerySchema,
-        response: { 200: searchResultSchema, ...errorResponses },
-      },
-    },
+    route('Finds students of the same college by name', {
+      querystring: searchQuerySchema,
+      response: { 200: searchResultSchema },
+    }),
     async (request) => ({ users: await match.search(studentId(request), request.query) }),
   );
 };
@@ -64,14 +58,10 @@ const requestRoutes = (requests: RequestsService) => async (base: FastifyInstanc
 
   app.post(
     '/api/social/requests',
-    {
-      schema: {
-        summary: 'Sends a friend request (201), or accepts theirs when they had asked first (200)',
-        tags,
-        body: sendRequestSchema,
-        response: { 200: sendRequestResultSchema, 201: sendRequestResultSchema, ...errorResponses },
-      },
-    },
+    route('Sends a friend request (201), or accepts theirs when they had asked first (200)', {
+      body: sendRequestSchema,
+      response: { 200: sendRequestResultSchema, 201: sendRequestResultSchema },
+    }),
     async (request, reply) => {
       const { created, ...result } = await requests.send(studentId(request), request.body.toUserId);
       return reply.status(created ? 201 : 200).send(result);
@@ -80,76 +70,44 @@ const requestRoutes = (requests: RequestsService) => async (base: FastifyInstanc
 
   app.post(
     '/api/social/requests/:id/accept',
-    {
-      schema: {
-        summary: 'Accepts a friend request addressed to the student',
-        tags,
-        params: idParamSchema,
-        response: { 200: acceptRequestResultSchema, ...errorResponses },
-      },
-    },
+    route('Accepts a friend request addressed to the student', {
+      params: idParamSchema,
+      response: { 200: acceptRequestResultSchema },
+    }),
     (request) => requests.accept(studentId(request), request.params.id),
   );
 
   app.post(
     '/api/social/requests/:id/decline',
-    {
-      schema: {
-        summary: 'Declines a friend request addressed to the student',
-        tags,
-        params: idParamSchema,
-        response: { 200: okSchema, ...errorResponses },
-      },
-    },
+    route('Declines a friend request addressed to the student', { params: idParamSchema, response: { 200: okSchema } }),
     async (request) => (await requests.decline(studentId(request), request.params.id), ok),
   );
 
   app.delete(
     '/api/social/requests/:id',
-    {
-      schema: {
-        summary: 'Takes back a friend request the student sent',
-        tags,
-        params: idParamSchema,
-        response: { 200: okSchema, ...errorResponses },
-      },
-    },
+    route('Takes back a friend request the student sent', { params: idParamSchema, response: { 200: okSchema } }),
     async (request) => (await requests.unsend(studentId(request), request.params.id), ok),
   );
 
   app.get(
     '/api/social/notifications',
-    {
-      schema: {
-        summary: 'Pending friend requests addressed to the student',
-        tags,
-        response: { 200: notificationsListSchema, ...errorResponses },
-      },
-    },
+    route('Pending friend requests addressed to the student', { response: { 200: notificationsListSchema } }),
     async (request) => ({ requests: await requests.incoming(studentId(request)) }),
   );
 
   app.post(
     '/api/social/notifications/viewed',
-    {
-      schema: {
-        summary: 'Marks the pending requests viewed (clears the badge highlight)',
-        tags,
-        response: { 200: notificationsViewedSchema, ...errorResponses },
-      },
-    },
+    route('Marks the pending requests viewed (clears the badge highlight)', {
+      response: { 200: notificationsViewedSchema },
+    }),
     async (request) => ({ updated: await requests.markViewed(studentId(request)) }),
   );
 
   app.get(
     '/api/social/notifications/badge',
-    {
-      schema: {
-        summary: 'The notifications badge: pending requests and whether any is unviewed',
-        tags,
-        response: { 200: notificationBadgeSchema, ...errorResponses },
-      },
-    },
+    route('The notifications badge: pending requests and whether any is unviewed', {
+      response: { 200: notificationBadgeSchema },
+    }),
     (request) => requests.badge(studentId(request)),
   );
 };
@@ -161,33 +119,22 @@ const friendRoutes = (friends: FriendsService) => async (base: FastifyInstance) 
 
   app.get(
     '/api/social/friends',
-    { schema: { summary: "The student's friends", tags, response: { 200: friendsListSchema, ...errorResponses } } },
+    route("The student's friends", { response: { 200: friendsListSchema } }),
     async (request) => ({ friends: await friends.list(studentId(request)) }),
   );
 
   app.delete(
     '/api/social/friends/:id',
-    {
-      schema: {
-        summary: 'Ends a friendship',
-        tags,
-        params: idParamSchema,
-        response: { 200: okSchema, ...errorResponses },
-      },
-    },
+    route('Ends a friendship', { params: idParamSchema, response: { 200: okSchema } }),
     async (request) => (await friends.unfriend(studentId(request), request.params.id), ok),
   );
 
   app.get(
     '/api/social/profiles/:id',
-    {
-      schema: {
-        summary: "Another student's profile as a friend or request party may see it (never e-mail or LMS fields)",
-        tags,
-        params: idParamSchema,
-        response: { 200: publicProfileSchema, ...errorResponses },
-      },
-    },
+    route("Another student's profile as a friend or request party may see it (never e-mail or LMS fields)", {
+      params: idParamSchema,
+      response: { 200: publicProfileSchema },
+    }),
     (request) => friends.profileSummary(studentId(request), request.params.id),
   );
 };
