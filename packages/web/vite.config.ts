@@ -12,6 +12,8 @@ const reactRouterProduction = fileURLToPath(
   new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
 );
 
+const zodJitless = fileURLToPath(new URL('src/lib/zod.ts', import.meta.url));
+
 /** The browser's title bar and splash screen before the app runs (light); app/theme-color.tsx follows the scheme. */
 const themeColor = THEME_COLORS.light;
 
@@ -84,7 +86,11 @@ export default defineConfig(({ command }) => ({
     precompress(),
   ],
   resolve: {
-    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+    alias: [
+      // zod with its eval-free setting, for every module that imports it (src/lib/zod.ts).
+      { find: /^zod$/, replacement: zodJitless },
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
+    ],
   },
   server: {
     port: 5173,

@@ -11,11 +11,12 @@ import { kb, routeScripts, WEB_DIST } from './web-bundle.ts';
 
 /**
  * The JavaScript the log-in route may send over the wire (KiB): the build's Brotli copies, which the server sends
- * to every browser that accepts Brotli. Issue 25 §7 aims at 100 KB; the route is at about 105 KB, of which React
- * DOM alone is 55 (the rest: Mantine 14, React Router 9, TanStack Query 8): the last 5 KB need one of the last two
- * out of the first load. This budget holds what is reached.
+ * to every browser that accepts Brotli. Issue 25 §7's target, 100 KB; the route is at 99.2 KB, of which React DOM
+ * alone is 46 (Mantine 12, React Router 9, TanStack Query 8). Not in it: the signed-in pages' chunk list (in the
+ * shell's chunk), zod (with the first schema), the toasts' store (with the first toast), the texts and limits of
+ * other pages.
  */
-const LOGIN_BUDGET_BYTES = 108 * 1024;
+const LOGIN_BUDGET_BYTES = 100 * 1024;
 /** The route's lazily loaded page module (app/router.tsx). */
 const LOGIN_MODULE = 'src/features/auth/login-page.tsx';
 

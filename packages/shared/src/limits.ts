@@ -1,5 +1,8 @@
+import { FIRST_LOAD_LIMITS } from './limits/first-load.ts';
+
 /** Business constants of requirements §9. */
 export const LIMITS = {
+  ...FIRST_LOAD_LIMITS,
   passwordMin: 6,
   lmsTokenMin: 20,
   lmsMaxCourses: 10,
@@ -11,13 +14,10 @@ export const LIMITS = {
   feedbackMaxChars: 5000,
   mobileBreakpointPx: 768,
   sidebarWidthPx: 250,
-  toastMs: 3000,
   carouselMs: 10_000,
   unreadBadgeCap: 99,
   redirectShortMs: 2000,
   redirectLongMs: 3000,
-  loadingSlowMs: 5000,
-  loadingRetryMs: 15_000,
   courseworkCacheMs: 24 * 60 * 60 * 1000,
   forcedRefreshesPerDay: 3,
   coursePalette: 15,

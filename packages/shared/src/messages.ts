@@ -5,6 +5,7 @@
 import { ABOUT_MSG } from './messages/about.ts';
 import { ACCOUNT_MSG } from './messages/account.ts';
 import { ANSWERS_MSG } from './messages/answers.ts';
+import { AUTH_MSG } from './messages/auth.ts';
 import { BLOCK_MSG } from './messages/blocks.ts';
 import { CALENDAR_MSG } from './messages/calendar.ts';
 import { CHAT_MSG } from './messages/chat.ts';
@@ -22,6 +23,7 @@ import { PWA_MSG } from './messages/pwa.ts';
 import { REACTIONS_MSG } from './messages/reactions.ts';
 import { SCHEDULE_MSG } from './messages/schedule.ts';
 import { SEARCH_MSG } from './messages/search.ts';
+import { SHELL_MSG } from './messages/shell.ts';
 import { SOCIAL_MSG } from './messages/social.ts';
 import { STUDY_SESSIONS_MSG } from './messages/study-sessions.ts';
 // Find a study group: classmates by free time, invitations (issue 27 part 5)
@@ -30,6 +32,11 @@ import { STUDY_GROUPS_MSG } from './messages/study-groups.ts';
 /** Every user-visible text of the product spec (§2, §5, §8) and beyond. Tests assert against this catalogue. */
 export const MSG = {
   ...PUBLIC_MSG,
+  ...AUTH_MSG,
+  // The log-in page's few texts of these two parts are in PUBLIC_MSG (its first load), the rest in AUTH_MSG.
+  signup: { ...AUTH_MSG.signup, ...PUBLIC_MSG.signup },
+  reset: { ...AUTH_MSG.reset, ...PUBLIC_MSG.reset },
+  ...SHELL_MSG,
   ...PWA_MSG,
   ...PROFILE_MSG,
   ...ACCOUNT_MSG,

@@ -1,5 +1,3 @@
-// First: schemas built after this never use eval (the page's CSP forbids it).
-import '@studybuddy/shared/zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/color-scheme.css';

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../messages.ts';
+import { AUTH_MSG } from './auth.ts';
+import { PUBLIC_MSG } from './public.ts';
 
 /**
  * Every text of the catalogue is used by the product (issue 25 point 5): the server's, the web app's and the
@@ -29,6 +31,12 @@ function* sourceFiles(dir: string): Generator<string> {
     } else if (isProductCode(full)) yield full;
   }
 }
+
+/**
+ * The parts split between the log-in page's first load (public.ts) and the other signed-out pages (auth.ts), joined
+ * in MSG by messages.ts.
+ */
+const JOINED_PARTS = ['reset', 'signup'] as const;
 
 /** Texts of the spec for cases this product does not have (sign-up by password is always on; no user check). */
 const SPEC_TEXTS_WITHOUT_A_CASE = ['signup.notAllowed', 'profile.verifyUserFailed'];
@@ -101,7 +109,20 @@ describe('the texts catalogue (MSG)', () => {
       const source = readFileSync(path.join(CATALOGUE, file), 'utf8');
       for (const [, key] of source.matchAll(/^ {2}(\w+): \{$/gm)) owners.set(key!, [...(owners.get(key!) ?? []), file]);
     }
-    expect([...owners].filter(([, files]) => files.length > 1)).toEqual([]);
+    const shared = [...owners].filter(([, files]) => files.length > 1).map(([key, files]) => [key, files.sort()]);
+    expect(shared.sort()).toEqual(JOINED_PARTS.map((part) => [part, ['auth.ts', 'public.ts']]));
     expect(Object.keys(MSG).sort()).toEqual([...owners.keys()].sort());
+  });
+
+  it("joins the log-in page's part of signup and reset with the rest, neither hiding a text of the other", () => {
+    for (const part of JOINED_PARTS) {
+      const first = Object.keys(PUBLIC_MSG[part]);
+      const rest = Object.keys(AUTH_MSG[part]);
+      expect(
+        first.filter((key) => rest.includes(key)),
+        part,
+      ).toEqual([]);
+      expect(Object.keys(MSG[part]).sort(), part).toEqual([...first, ...rest].sort());
+    }
   });
 });

@@ -9,11 +9,16 @@ import { LoadingScreen } from '../ui/loading-screen.tsx';
 import { LoadingWrapper } from '../ui/loading-wrapper.tsx';
 import { ApiRequestError } from '../lib/api.ts';
 import { armSearchShortcut } from '../lib/search-shortcut.ts';
-import { wantToasts } from './providers.tsx';
+import { wantToasts } from '../ui/toasts-wanted.ts';
 
 // The signed-in layout (navigation, badges, chat) is its own chunk: the log-in page never loads it.
 const loadShell = () => import('./shell.tsx');
 const Shell = lazy(() => loadShell().then((m) => ({ default: m.Shell })));
+/**
+ * A signed-in page, by its route's path: the table of their chunks comes with the shell (already on its way when a
+ * guarded route shows), so the first load does not carry it.
+ */
+export const GuardedPage = lazy(() => loadShell().then((m) => ({ default: m.GuardedPage })));
 // Shown when the app started from the service worker's cache but the server cannot be reached.
 const OfflinePage = lazy(() => import('./pwa/offline-page.tsx'));
 

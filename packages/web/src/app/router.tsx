@@ -1,10 +1,11 @@
 import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { ROUTES } from '@studybuddy/shared/routes';
-import { Guard, PublicOnly, PublicPage } from './guard.tsx';
+import { Guard, GuardedPage, PublicOnly, PublicPage } from './guard.tsx';
+import { GUARDED_PATHS, STUDY_SESSION_PATHS } from './guarded-paths.ts';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 
-// Every screen is its own chunk.
+// Every public screen is its own chunk; the signed-in ones are listed in the shell's chunk (guarded-pages.tsx).
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
 const SignupPage = lazy(() => import('../features/auth/signup-page.tsx'));
@@ -13,38 +14,9 @@ const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page.ts
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page.tsx'));
 const TermsPage = lazy(() => import('../features/auth/terms-page.tsx'));
 const PrivacyPage = lazy(() => import('../features/auth/privacy-page.tsx'));
-const FeedbackPage = lazy(() => import('../features/feedback/feedback-page.tsx'));
-const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
-const MatchFinderPage = lazy(() => import('../features/social/match-finder-page.tsx'));
-const NotificationsPage = lazy(() => import('../features/social/notifications-page.tsx'));
-const FriendsPage = lazy(() => import('../features/social/friends-page.tsx'));
-const GroupsPage = lazy(() => import('../features/groups/groups-page.tsx'));
-const CourseworkPage = lazy(() => import('../features/lms/coursework-page.tsx'));
-const CoursesPage = lazy(() => import('../features/documents/courses-page.tsx'));
-const FlashcardsPage = lazy(() => import('../features/flashcards/flashcards-page.tsx'));
-const AdminPage = lazy(() => import('../features/moderation/admin-page.tsx'));
-const SchedulePage = lazy(() => import('../features/schedule/schedule-page.tsx'));
-const StudySessionPage = lazy(() => import('../features/study-sessions/study-session-page.tsx'));
-const NewStudySessionPage = lazy(() => import('../features/study-sessions/new-study-session-page.tsx'));
-
-/** The signed-in pages (the guard's), by address. */
-const GUARDED = [
-  [ROUTES.home, FriendsPage],
-  [ROUTES.profile, ProfilePage],
-  [ROUTES.matchmaking, MatchFinderPage],
-  [ROUTES.friends, FriendsPage],
-  [ROUTES.groups, GroupsPage],
-  [ROUTES.assignments, CourseworkPage],
-  [ROUTES.courses, CoursesPage],
-  [ROUTES.flashcards, FlashcardsPage],
-  [ROUTES.notifications, NotificationsPage],
-  [ROUTES.schedule, SchedulePage],
-  [ROUTES.feedback, FeedbackPage],
-  [ROUTES.admin, AdminPage],
-] as const;
 
 /** Whether an address is one of the signed-in pages (the shell's Ctrl+K counts there from the first paint). */
-export const isGuardedPath = (pathname: string): boolean => GUARDED.some(([path]) => path === pathname);
+export const isGuardedPath = (pathname: string): boolean => GUARDED_PATHS.some((path) => path === pathname);
 
 // Declarative routes: the data router (loaders, actions, fetchers) would add ~15 KB to every first load.
 export function AppRouter() {
@@ -64,11 +36,9 @@ export function AppRouter() {
             <Route path={ROUTES.privacy} element={<PrivacyPage />} />
           </Route>
           <Route element={<Guard />}>
-            {GUARDED.map(([path, Page]) => (
-              <Route key={path} path={path} element={<Page />} />
+            {[...GUARDED_PATHS, ...STUDY_SESSION_PATHS].map((path) => (
+              <Route key={path} path={path} element={<GuardedPage path={path} />} />
             ))}
-            <Route path="/study-sessions/new" element={<NewStudySessionPage />} />
-            <Route path="/study-sessions/:id" element={<StudySessionPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

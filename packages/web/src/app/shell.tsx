@@ -24,6 +24,8 @@ import { PwaRuntime } from './pwa/pwa-runtime.tsx';
 import { ColorSchemeItems } from './color-scheme-items.tsx';
 import { AboutDialog } from './about-dialog.tsx';
 
+export { GuardedPage } from './guarded-pages.tsx';
+
 // Mobile layout at 768 px and below (requirements §9); Mantine's breakpoint is the first desktop width.
 const BREAKPOINT = `${(LIMITS.mobileBreakpointPx + 1) / 16}em`;
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Center, Loader, Stack, Text } from '@mantine/core';
 import { CircleAlert } from 'lucide-react';
-import { LIMITS } from '@studybuddy/shared/limits';
+import { FIRST_LOAD_LIMITS as LIMITS } from '@studybuddy/shared/limits/first-load';
 import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 
 interface Props {

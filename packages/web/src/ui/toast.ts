@@ -1,15 +1,19 @@
 import { notifications } from '@mantine/notifications';
 import { LIMITS } from '@studybuddy/shared/limits';
-import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
+import { SHELL_MSG as MSG } from '@studybuddy/shared/messages/shell';
+import { wantToasts } from './toasts-wanted.ts';
 
-const show = (color: string, message: string, title?: string) =>
-  notifications.show({
+function show(color: string, message: string, title?: string) {
+  // The toasts mount with the first one (app/providers.tsx); it waits in the store until they are in.
+  wantToasts();
+  return notifications.show({
     color,
     title,
     message,
     autoClose: LIMITS.toastMs,
     closeButtonProps: { 'aria-label': MSG.shell.closeToast },
   });
+}
 
 /** The app's toasts: 3 seconds each (requirements §8, §9), with a named close button. */
 export const toast = {

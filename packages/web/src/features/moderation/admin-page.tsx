@@ -4,6 +4,7 @@ import { ClipboardList, Flag, MessageSquareHeart, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import { PUBLIC_MSG } from '@studybuddy/shared/messages/public';
+import { SHELL_MSG } from '@studybuddy/shared/messages/shell';
 import { ApiRequestError } from '../../lib/api.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
@@ -16,8 +17,8 @@ function NotFound() {
   return (
     <Center mih="60vh" p="md">
       <Stack align="center" gap="md" ta="center">
-        <Title order={1}>{PUBLIC_MSG.notFound.title}</Title>
-        <Text c="dimmed">{PUBLIC_MSG.notFound.body}</Text>
+        <Title order={1}>{SHELL_MSG.notFound.title}</Title>
+        <Text c="dimmed">{SHELL_MSG.notFound.body}</Text>
         <Button component={Link} to="/">
           Go home
         </Button>
