@@ -7,7 +7,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { TrustProxy } from '../config.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { createUser, type TestUser } from '../test/users.ts';
-import { clientAddressOf, connectionGuardOf } from './connection-guard.ts';
+import { clientAddressOf, connectionGuardOf, type ConnectionGuard } from './connection-guard.ts';
 import { WsTestClient } from './realtime/ws-test-client.ts';
 
 /**
@@ -90,6 +90,24 @@ async function listen(t: TestApp) {
 }
 
 const FEEDBACK = '{"feedback":"Nice","rating":5}';
+/** A feedback body long enough to be sent in parts. */
+const SLOW_BODY = FEEDBACK + ' '.repeat(5000);
+
+/**
+ * `n` requests of one client forwarded by the test (the proxy), their bodies on the way (well above the minimum
+ * rate, but not finished), once the guard counts them open.
+ */
+async function slowForwardedRequests(port: number, guard: ConnectionGuard, client: string, n: number): Promise<Raw[]> {
+  const raws: Raw[] = [];
+  for (let i = 0; i < n; i++) {
+    const raw = await rawConnection(port);
+    raw.socket.write(post('/api/feedback', SLOW_BODY.length, { 'x-forwarded-for': client }) + SLOW_BODY.slice(0, 100));
+    raws.push(raw);
+  }
+  await until(`${n} requests open`, () => (guard.open(client) === n ? true : undefined));
+  return raws;
+}
+
 const post = (path: string, length: number, headers: Record<string, string> = {}) =>
   `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n` +
   Object.entries(headers)
@@ -326,15 +344,7 @@ describe('connections per address (CONNECTIONS_PER_IP=3)', () => {
     const { port } = started;
     const guard = connectionGuardOf(t.app)!;
     const client = '203.0.113.5';
-    const body = FEEDBACK + ' '.repeat(5000);
-    // Three requests of one client, their bodies on the way (well above the minimum rate, but not finished).
-    const slow: Raw[] = [];
-    for (let i = 0; i < 3; i++) {
-      const raw = await rawConnection(port);
-      raw.socket.write(post('/api/feedback', body.length, { 'x-forwarded-for': client }) + body.slice(0, 100));
-      slow.push(raw);
-    }
-    await until('three requests open', () => (guard.open(client) === 3 ? true : undefined));
+    const slow = await slowForwardedRequests(port, guard, client, 3);
     // Five connections from the proxy already: its own address is not capped.
     const fourth = await rawConnection(port);
     fourth.socket.write(post('/api/feedback', FEEDBACK.length, { 'x-forwarded-for': client }) + FEEDBACK);
@@ -351,7 +361,7 @@ describe('connections per address (CONNECTIONS_PER_IP=3)', () => {
     });
     expect(other.status).toBe(201);
     // One body completes: its answer frees the place.
-    slow[0]!.socket.write(body.slice(100));
+    slow[0]!.socket.write(SLOW_BODY.slice(100));
     await until('the first answer', () => (statusOf(slow[0]!.data()) ? true : undefined));
     expect(statusOf(slow[0]!.data())).toBe(201);
     await until('the place freed', () => (guard.open(client) === 2 ? true : undefined));
@@ -425,14 +435,7 @@ describe('the forwarded address is counted before Fastify (issue 23: a flood thr
     try {
       const guard = connectionGuardOf(t.app)!;
       const client = '203.0.113.9';
-      const body = FEEDBACK + ' '.repeat(5000);
-      const open: Raw[] = [];
-      for (let i = 0; i < 2; i++) {
-        const raw = await rawConnection(port);
-        raw.socket.write(post('/api/feedback', body.length, { 'x-forwarded-for': client }) + body.slice(0, 100));
-        open.push(raw);
-      }
-      await until('two requests open', () => (guard.open(client) === 2 ? true : undefined));
+      const open = await slowForwardedRequests(port, guard, client, 2);
       // A forged entry before the client's own changes nothing: the proxy's hop is what counts.
       const over = await rawConnection(port);
       over.socket.write(

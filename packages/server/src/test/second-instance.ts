@@ -40,3 +40,23 @@ export async function secondInstance(one: TestApp): Promise<TwoInstances> {
     },
   };
 }
+
+/** Where a test's two sides run: two instances, or one serving as both. */
+export interface OneOrTwoInstances {
+  /** The second instance, when there is one. */
+  two: App | undefined;
+  /** Where each side listens: [first, second] (the same address on one instance). */
+  urls: [string, string];
+  /** Closes what runs (the second instance, its data dir, the test app). */
+  close(): Promise<void>;
+}
+
+/**
+ * A second instance when the test app is on PostgreSQL (the bus is LISTEN/NOTIFY); on PGlite, which one process
+ * holds, the test app serves both sides (the in-memory bus).
+ */
+export async function oneOrTwoInstances(one: TestApp): Promise<OneOrTwoInstances> {
+  if (one.config.databaseUrl) return secondInstance(one);
+  const url = await one.app.listen({ port: 0, host: '127.0.0.1' });
+  return { two: undefined, urls: [url, url], close: () => one.close() };
+}

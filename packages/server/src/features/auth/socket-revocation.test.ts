@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { conversationTopic, type RealtimeEvent } from '@studybuddy/shared/realtime';
-import { buildApp, type App } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
+import { oneOrTwoInstances, type OneOrTwoInstances } from '../../test/second-instance.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { chatRef, friends } from '../chat/chat.test-kit.ts';
@@ -21,8 +17,7 @@ import { createSession, SESSION_COOKIE } from './session.ts';
  */
 describe('ending a session or a friendship reaches the sockets at once', () => {
   let one: TestApp;
-  let two: App | undefined;
-  let twoDir: string | undefined;
+  let instances: OneOrTwoInstances | undefined;
   let mail: MailCapture;
   /** Where the sockets connect: the second instance when there is one. */
   let socketUrl: string;
@@ -31,29 +26,14 @@ describe('ending a session or a friendship reaches the sockets at once', () => {
   beforeAll(async () => {
     mail = captureMail();
     one = await createTestApp({}, { mailer: mail });
-    let url = await one.app.listen({ port: 0, host: '127.0.0.1' });
-    if (one.config.databaseUrl) {
-      twoDir = await mkdtemp(path.join(tmpdir(), 'sb-test-revoke-'));
-      two = await buildApp(
-        loadConfig({
-          DATA_DIR: twoDir,
-          LOG_LEVEL: 'silent',
-          PUBLIC_URL: 'http://localhost:3000',
-          DATABASE_URL: one.config.databaseUrl,
-        }),
-        { logger: false },
-      );
-      url = await two.listen({ port: 0, host: '127.0.0.1' });
-    }
-    socketUrl = url;
+    instances = await oneOrTwoInstances(one);
+    socketUrl = instances.urls[1];
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => c.close()));
   });
   afterAll(async () => {
-    await two?.close();
-    await one?.close();
-    if (twoDir) await rm(twoDir, { recursive: true, force: true });
+    await (instances?.close() ?? one?.close());
   });
 
   /** A socket of this cookie, with how it closed (or 'open' after `ms`). */

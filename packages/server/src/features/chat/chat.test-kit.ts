@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chatIdFor, type ConversationRef, type MessageType } from '@studybuddy/shared/chat';
 import { connections } from '../../db/schema.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
-import type { TestApp } from '../../test/test-app.ts';
+import { secondInstance } from '../../test/second-instance.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 
 type App = TestApp['app'];
@@ -228,4 +230,83 @@ export function oggOpusBytes(bytes = 4_000): Buffer {
   page[26] = 1;
   page[27] = head.length;
   return Buffer.concat([page, head, Buffer.alloc(bytes, 0x5a)]);
+}
+
+/** The students of the chat tests on their listening app; `socketOf` opens a socket that closes after the test. */
+export interface ChatCast {
+  t: TestApp;
+  baseUrl: string;
+  ada: TestUser;
+  bob: TestUser;
+  cal: TestUser;
+  eve: TestUser;
+  /** The sockets open in this test (closed after it). */
+  sockets: WsTestClient[];
+  socketOf(user: TestUser): Promise<WsTestClient>;
+}
+
+/**
+ * Called in a describe: a test app listening on a free port, with Ada, Bob and Cal (friends of each other) and Eve
+ * (a stranger); the sockets close after each test, the app after all of them. Its fields are set in beforeAll.
+ */
+export function chatCast(): ChatCast {
+  const cast = {
+    sockets: [] as WsTestClient[],
+    async socketOf(user: TestUser) {
+      const client = await WsTestClient.connect(cast.baseUrl, user.cookie);
+      cast.sockets.push(client);
+      await client.waitFor((f) => f.type === 'hello');
+      return client;
+    },
+  } as ChatCast;
+  beforeAll(async () => {
+    cast.t = await createTestApp();
+    cast.baseUrl = await cast.t.app.listen({ port: 0, host: '127.0.0.1' });
+    [cast.ada, cast.bob, cast.cal] = await friends(cast.t.app, 3, ['Ada Lovelace', 'Bob Babbage', 'Cal Clarke']);
+    cast.eve = await createUser(cast.t.app, { name: 'Eve Outsider' });
+  });
+  afterEach(async () => {
+    await Promise.all(cast.sockets.splice(0).map((s) => s.close()));
+  });
+  afterAll(() => cast.t?.close());
+  return cast;
+}
+
+/** Ada and Bob (friends) on a test app and a second instance on its PostgreSQL database. */
+export interface TwoInstanceCast {
+  one: TestApp;
+  ada: TestUser;
+  bob: TestUser;
+  /** Ada's and Bob's sockets on the second instance, each past its hello (closed after the test). */
+  socketsOnTwo(): Promise<{ adaOnTwo: WsTestClient; bobOnTwo: WsTestClient }>;
+}
+
+/** Called in a describe that runs on PostgreSQL only: the two instances and their students, set in beforeAll. */
+export function twoInstanceCast(): TwoInstanceCast {
+  let urls: [string, string];
+  let closeBoth: () => Promise<void> = async () => undefined;
+  const open: WsTestClient[] = [];
+  const cast = {
+    async socketsOnTwo() {
+      const [adaOnTwo, bobOnTwo] = await Promise.all(
+        [cast.ada, cast.bob].map(async (user) => {
+          const client = await WsTestClient.connect(urls[1], user.cookie);
+          open.push(client);
+          await client.waitFor((f) => f.type === 'hello');
+          return client;
+        }),
+      );
+      return { adaOnTwo: adaOnTwo!, bobOnTwo: bobOnTwo! };
+    },
+  } as TwoInstanceCast;
+  beforeAll(async () => {
+    cast.one = await createTestApp();
+    ({ urls, close: closeBoth } = await secondInstance(cast.one));
+    [cast.ada, cast.bob] = await friends(cast.one.app, 2, ['Ada', 'Bob']);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  afterAll(() => closeBoth());
+  return cast;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatList, ChatMessage, ConversationRef, MessagePage, UnreadCounts } from '@studybuddy/shared/chat';
 import { filePathOfUrl } from '@studybuddy/shared/files';
 import type { GroupList } from '@studybuddy/shared/groups';
@@ -8,10 +8,21 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { RealtimeEvent, SinceResult } from '@studybuddy/shared/realtime';
 import { messages, storedFiles } from '../../db/schema.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { secondInstance } from '../../test/second-instance.ts';
-import { createUser, type TestUser } from '../../test/users.ts';
-import { chatRef, friends, get, history, markRead, pngBytes, post, upload, wavBytes } from './chat.test-kit.ts';
+import type { TestApp } from '../../test/test-app.ts';
+import type { TestUser } from '../../test/users.ts';
+import {
+  chatCast,
+  chatRef,
+  friends,
+  get,
+  history,
+  markRead,
+  pngBytes,
+  post,
+  twoInstanceCast,
+  upload,
+  wavBytes,
+} from './chat.test-kit.ts';
 import { deleteMessageAsModerator } from './messages.service.ts';
 
 /** Issue 24 point 4: a student deletes their own messages for everyone and edits their texts for 15 minutes. */
@@ -25,25 +36,11 @@ describe('editing and deleting one’s own messages', () => {
   let bob: TestUser;
   let cal: TestUser;
   let eve: TestUser;
-  const sockets: WsTestClient[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    [ada, bob, cal] = await friends(t.app, 3, ['Ada Lovelace', 'Bob Babbage', 'Cal Clarke']);
-    eve = await createUser(t.app, { name: 'Eve Outsider' });
+  const cast = chatCast();
+  const { sockets, socketOf } = cast;
+  beforeAll(() => {
+    ({ t, baseUrl, ada, bob, cal, eve } = cast);
   });
-  afterEach(async () => {
-    await Promise.all(sockets.splice(0).map((s) => s.close()));
-  });
-  afterAll(() => t.close());
-
-  async function socketOf(user: TestUser) {
-    const client = await WsTestClient.connect(baseUrl, user.cookie);
-    sockets.push(client);
-    await client.waitFor((f) => f.type === 'hello');
-    return client;
-  }
 
   const remove = (user: TestUser, ref: ConversationRef, messageId: string) =>
     t.app.inject({
@@ -387,52 +384,38 @@ describe('editing and deleting one’s own messages', () => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('edits and deletions across two instances on PostgreSQL', () => {
+  const cast = twoInstanceCast();
   let one: TestApp;
-  let closeBoth: () => Promise<void>;
-  let urls: [string, string];
   let ada: TestUser;
   let bob: TestUser;
-  beforeAll(async () => {
-    one = await createTestApp();
-    ({ urls, close: closeBoth } = await secondInstance(one));
-    [ada, bob] = await friends(one.app, 2, ['Ada', 'Bob']);
-  });
-  afterAll(async () => {
-    await closeBoth();
+  beforeAll(() => {
+    ({ one, ada, bob } = cast);
   });
 
   it('a change made through instance 1 reaches the friend and the sender’s other tab on instance 2', async () => {
-    const bobOnTwo = await WsTestClient.connect(urls[1], bob.cookie);
-    const adaOnTwo = await WsTestClient.connect(urls[1], ada.cookie);
-    try {
-      await bobOnTwo.waitFor((f) => f.type === 'hello');
-      await adaOnTwo.waitFor((f) => f.type === 'hello');
-      const ref = chatRef(ada, bob);
-      const sent = (await post(one.app, ada, ref, { content: 'across instances' })).json().message as ChatMessage;
-      const patch = await one.app.inject({
-        method: 'PATCH',
-        url: `${base(ref)}/messages/${sent.id}`,
-        headers: { cookie: ada.cookie },
-        payload: { content: 'across instances, edited' },
+    const { adaOnTwo, bobOnTwo } = await cast.socketsOnTwo();
+    const ref = chatRef(ada, bob);
+    const sent = (await post(one.app, ada, ref, { content: 'across instances' })).json().message as ChatMessage;
+    const patch = await one.app.inject({
+      method: 'PATCH',
+      url: `${base(ref)}/messages/${sent.id}`,
+      headers: { cookie: ada.cookie },
+      payload: { content: 'across instances, edited' },
+    });
+    expect(patch.statusCode).toBe(200);
+    for (const tab of [bobOnTwo, adaOnTwo]) {
+      expect(await tab.waitForEvent('message.updated', (e) => e.message.editedAt !== undefined)).toMatchObject({
+        message: { id: sent.id, content: 'across instances, edited' },
       });
-      expect(patch.statusCode).toBe(200);
-      for (const tab of [bobOnTwo, adaOnTwo]) {
-        expect(await tab.waitForEvent('message.updated', (e) => e.message.editedAt !== undefined)).toMatchObject({
-          message: { id: sent.id, content: 'across instances, edited' },
-        });
-      }
-      const del = await one.app.inject({
-        method: 'DELETE',
-        url: `${base(ref)}/messages/${sent.id}`,
-        headers: { cookie: ada.cookie },
-      });
-      expect(del.statusCode).toBe(200);
-      for (const tab of [bobOnTwo, adaOnTwo]) {
-        await tab.waitForEvent('message.updated', (e) => e.message.id === sent.id && e.message.deletedAt !== undefined);
-      }
-    } finally {
-      await bobOnTwo.close();
-      await adaOnTwo.close();
+    }
+    const del = await one.app.inject({
+      method: 'DELETE',
+      url: `${base(ref)}/messages/${sent.id}`,
+      headers: { cookie: ada.cookie },
+    });
+    expect(del.statusCode).toBe(200);
+    for (const tab of [bobOnTwo, adaOnTwo]) {
+      await tab.waitForEvent('message.updated', (e) => e.message.id === sent.id && e.message.deletedAt !== undefined);
     }
   });
 });

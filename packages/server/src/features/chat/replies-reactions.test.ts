@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import JSZip from 'jszip';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
 import { QUICK_REACTIONS } from '@studybuddy/shared/message-extras';
 import { MSG } from '@studybuddy/shared/messages';
 import type { SinceResult } from '@studybuddy/shared/realtime';
 import { messageReactions, messages } from '../../db/schema.ts';
-import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { secondInstance } from '../../test/second-instance.ts';
+import type { TestApp } from '../../test/test-app.ts';
 import { exportArchive } from '../data-export/data-export.service.ts';
-import { createUser, type TestUser } from '../../test/users.ts';
+import type { TestUser } from '../../test/users.ts';
 import { REACTIONS_PER_MINUTE } from './chat.routes.ts';
-import { chatRef, friends, get, history, pngBytes, post, upload } from './chat.test-kit.ts';
+import { chatCast, chatRef, friends, get, history, pngBytes, post, twoInstanceCast, upload } from './chat.test-kit.ts';
 import { deleteMessageAsModerator } from './messages.service.ts';
 
 /**
@@ -39,30 +37,15 @@ const replyIn = (app: App2, user: TestUser, ref: ConversationRef, replyTo: strin
 
 describe('replies and reactions', () => {
   let t: TestApp;
-  let baseUrl: string;
   let ada: TestUser;
   let bob: TestUser;
   let cal: TestUser;
   let eve: TestUser;
-  const sockets: WsTestClient[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    [ada, bob, cal] = await friends(t.app, 3, ['Ada Lovelace', 'Bob Babbage', 'Cal Clarke']);
-    eve = await createUser(t.app, { name: 'Eve Outsider' });
+  const cast = chatCast();
+  const { socketOf } = cast;
+  beforeAll(() => {
+    ({ t, ada, bob, cal, eve } = cast);
   });
-  afterEach(async () => {
-    await Promise.all(sockets.splice(0).map((s) => s.close()));
-  });
-  afterAll(() => t.close());
-
-  async function socketOf(user: TestUser) {
-    const client = await WsTestClient.connect(baseUrl, user.cookie);
-    sockets.push(client);
-    await client.waitFor((f) => f.type === 'hello');
-    return client;
-  }
   const send = async (user: TestUser, ref: ConversationRef, content: string) => {
     const res = await post(t.app, user, ref, { content });
     expect(res.statusCode, res.body).toBe(201);
@@ -351,38 +334,24 @@ describe('replies and reactions', () => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('reactions across two instances on PostgreSQL', () => {
+  const cast = twoInstanceCast();
   let one: TestApp;
-  let closeBoth: () => Promise<void>;
-  let urls: [string, string];
   let ada: TestUser;
   let bob: TestUser;
-  beforeAll(async () => {
-    one = await createTestApp();
-    ({ urls, close: closeBoth } = await secondInstance(one));
-    [ada, bob] = await friends(one.app, 2, ['Ada', 'Bob']);
-  });
-  afterAll(async () => {
-    await closeBoth();
+  beforeAll(() => {
+    ({ one, ada, bob } = cast);
   });
 
   it('a reaction made through instance 1 reaches the friend and the reactor’s other tab on instance 2', async () => {
-    const bobOnTwo = await WsTestClient.connect(urls[1], bob.cookie);
-    const adaOnTwo = await WsTestClient.connect(urls[1], ada.cookie);
-    try {
-      await bobOnTwo.waitFor((f) => f.type === 'hello');
-      await adaOnTwo.waitFor((f) => f.type === 'hello');
-      const ref = chatRef(ada, bob);
-      const sent = (await post(one.app, bob, ref, { content: 'across instances' })).json().message as ChatMessage;
-      const res = await reactOn(one.app, ada, ref, sent.id, '😢');
-      expect(res.statusCode).toBe(200);
-      for (const tab of [bobOnTwo, adaOnTwo]) {
-        expect(await tab.waitForEvent('message.updated', (e) => e.message.id === sent.id)).toMatchObject({
-          message: { reactions: [{ emoji: '😢', users: [{ id: ada.id }] }] },
-        });
-      }
-    } finally {
-      await bobOnTwo.close();
-      await adaOnTwo.close();
+    const { adaOnTwo, bobOnTwo } = await cast.socketsOnTwo();
+    const ref = chatRef(ada, bob);
+    const sent = (await post(one.app, bob, ref, { content: 'across instances' })).json().message as ChatMessage;
+    const res = await reactOn(one.app, ada, ref, sent.id, '😢');
+    expect(res.statusCode).toBe(200);
+    for (const tab of [bobOnTwo, adaOnTwo]) {
+      expect(await tab.waitForEvent('message.updated', (e) => e.message.id === sent.id)).toMatchObject({
+        message: { reactions: [{ emoji: '😢', users: [{ id: ada.id }] }] },
+      });
     }
   });
 });

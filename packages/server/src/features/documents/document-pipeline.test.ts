@@ -6,7 +6,7 @@ import { documentPages, jobs } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { corruptPdf, scannedPdf, textImage } from './test/fixtures.ts';
-import { ask, uploadOk, waitFor } from './test/helpers.ts';
+import { ask, summarize, uploadOk, waitFor } from './test/helpers.ts';
 
 describe('processing pipeline', () => {
   let t: TestApp;
@@ -63,12 +63,7 @@ describe('processing pipeline', () => {
       message: MSG.courses.ocrFailed,
       steps: [...MSG.courses.ocrFailedSteps],
     });
-    const summary = await t.app.inject({
-      method: 'POST',
-      url: '/api/summarize-document',
-      headers: { cookie: ada.cookie },
-      payload: { document_id: document.id },
-    });
+    const summary = await summarize(t.app, ada, { document_id: document.id });
     expect(summary.statusCode).toBe(422);
     expect(summary.json()).toMatchObject({
       error: { message: MSG.courses.ocrFailed },

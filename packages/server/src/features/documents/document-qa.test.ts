@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { BIOLOGY_PAGES } from './test/biology.ts';
 import { textPdf } from './test/fixtures.ts';
-import { ask, detail, uploadOk, waitFor } from './test/helpers.ts';
+import { ask, detail, summarize, uploadOk, waitFor } from './test/helpers.ts';
 
 describe('summaries and answers, offline', () => {
   let t: TestApp;
@@ -87,11 +87,9 @@ describe('summaries and answers, offline', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json<SummaryResponse>().summary).toContain('.');
-    const stored = await t.app.inject({
-      method: 'POST',
-      url: '/api/summarize-document',
-      headers: { cookie: ada.cookie },
-      payload: { document_url: `/api/documents/${documentId}/file`, document_name: 'Cell Biology Handout.pdf' },
+    const stored = await summarize(t.app, ada, {
+      document_url: `/api/documents/${documentId}/file`,
+      document_name: 'Cell Biology Handout.pdf',
     });
     expect(stored.statusCode).toBe(200);
     expect(stored.json<SummaryResponse>().summary).toBe((await detail(t.app, ada, documentId)).summary);

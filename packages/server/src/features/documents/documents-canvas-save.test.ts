@@ -4,7 +4,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import type { CanvasFilesSource } from './canvas-files.ts';
-import { waitFor } from './test/helpers.ts';
+import { summarize, waitFor } from './test/helpers.ts';
 
 const NOTES = 'Week 1 notes: photosynthesis turns light, water and carbon dioxide into sugar and oxygen.';
 
@@ -47,22 +47,12 @@ describe('Canvas content that cannot be saved to its document', () => {
     expect(doc).toMatchObject({ name: 'Week 1 notes.txt', status: 'not_processed' });
 
     storageDown = true;
-    const summary = await t.app.inject({
-      method: 'POST',
-      url: '/api/summarize-document',
-      headers: { cookie: ada.cookie },
-      payload: { document_id: doc.id, source: 'canvas' },
-    });
+    const summary = await summarize(t.app, ada, { document_id: doc.id, source: 'canvas' });
     expect(summary.statusCode).toBe(202);
     const { doc: failed } = await waitFor(t.app, ada, doc.id);
     expect(failed).toMatchObject({ status: 'failed', processed: false });
     expect(failed.error?.message).toBe(MSG.courses.updateFailed);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/summarize-document',
-      headers: { cookie: ada.cookie },
-      payload: { document_id: doc.id },
-    });
+    const again = await summarize(t.app, ada, { document_id: doc.id });
     expect(again.statusCode).toBe(422);
     expect(again.json().error.message).toBe(MSG.courses.updateFailed);
 

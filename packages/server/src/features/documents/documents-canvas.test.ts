@@ -5,7 +5,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import { CanvasFilesError, type CanvasFilesSource } from './canvas-files.ts';
-import { ask, detail, uploadOk, waitFor } from './test/helpers.ts';
+import { ask, detail, summarize, uploadOk, waitFor } from './test/helpers.ts';
 
 describe('Canvas files of a course (against the Canvas emulator)', () => {
   let emu: Emulator;
@@ -165,12 +165,7 @@ describe('a Canvas file the token may not download', () => {
       moduleName: 'Week 1',
       createdAt: '2025-09-01T10:00:00.000Z',
     });
-    const summary = await t.app.inject({
-      method: 'POST',
-      url: '/api/summarize-document',
-      headers: { cookie: ada.cookie },
-      payload: { document_id: doc.id, source: 'canvas' },
-    });
+    const summary = await summarize(t.app, ada, { document_id: doc.id, source: 'canvas' });
     expect(summary.statusCode).toBe(202);
     const { doc: failed } = await waitFor(t.app, ada, doc.id);
     expect(failed.error).toEqual({
@@ -178,12 +173,7 @@ describe('a Canvas file the token may not download', () => {
       message: MSG.courses.accessDenied,
       steps: [...MSG.courses.accessDeniedSteps],
     });
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/summarize-document',
-      headers: { cookie: ada.cookie },
-      payload: { document_id: doc.id },
-    });
+    const again = await summarize(t.app, ada, { document_id: doc.id });
     expect(again.statusCode).toBe(422);
     expect(again.json()).toMatchObject({ access_denied: true, ocr_failed: false });
   });

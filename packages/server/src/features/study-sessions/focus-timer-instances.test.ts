@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timerElapsed, wallTimeIn, type RoomState, type StudySession } from '@studybuddy/shared/study-sessions';
-import { buildApp, type App } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
+import { oneOrTwoInstances, type OneOrTwoInstances } from '../../test/second-instance.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
 import { friends } from '../chat/chat.test-kit.ts';
@@ -18,8 +14,7 @@ import { friends } from '../chat/chat.test-kit.ts';
  */
 describe('the shared focus timer on two instances', () => {
   let one: TestApp;
-  let two: App | undefined;
-  let twoDir: string | undefined;
+  let instances: OneOrTwoInstances | undefined;
   let ada: TestUser;
   let bob: TestUser;
   let session: StudySession;
@@ -29,21 +24,8 @@ describe('the shared focus timer on two instances', () => {
 
   beforeAll(async () => {
     one = await createTestApp();
-    urlOne = await one.app.listen({ port: 0, host: '127.0.0.1' });
-    urlTwo = urlOne;
-    if (one.config.databaseUrl) {
-      twoDir = await mkdtemp(path.join(tmpdir(), 'sb-test-timer-'));
-      two = await buildApp(
-        loadConfig({
-          DATA_DIR: twoDir,
-          LOG_LEVEL: 'silent',
-          PUBLIC_URL: 'http://localhost:3000',
-          DATABASE_URL: one.config.databaseUrl,
-        }),
-        { logger: false },
-      );
-      urlTwo = await two.listen({ port: 0, host: '127.0.0.1' });
-    }
+    instances = await oneOrTwoInstances(one);
+    [urlOne, urlTwo] = instances.urls;
     [ada, bob] = await friends(one.app, 2, ['Ada', 'Bob']);
     const group = await one.app.inject({
       method: 'POST',
@@ -70,13 +52,11 @@ describe('the shared focus timer on two instances', () => {
   });
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()));
-    await two?.close();
-    await one?.close();
-    if (twoDir) await rm(twoDir, { recursive: true, force: true });
+    await (instances?.close() ?? one?.close());
   });
 
   const onTwo = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    (two ?? one.app).inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    (instances?.two ?? one.app).inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const onOne = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     one.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 

@@ -166,16 +166,7 @@ export async function updateSession(
   values: StudySessionValues,
   now = new Date(),
 ): Promise<StudySession> {
-  await readable(ctx, userId, id);
-  const row = await withTransaction(ctx.db, async (tx) => {
-    const current = await repo.lockSession(tx, id);
-    if (!current) throw notFound(MSG.studySessions.notFound);
-    checkOwnOpen(current, userId);
-    const start = startOf(values, now);
-    return repo.updateSession(tx, id, { ...fieldsOf(values, start), sequence: current.sequence + 1 });
-  });
-  await announce(ctx, reminders, row, { kind: 'changed', actorId: userId });
-  return viewOf(ctx, userId, row);
+  return changeOwnSession(ctx, reminders, userId, id, 'changed', () => fieldsOf(values, startOf(values, now)));
 }
 
 export async function cancelSession(
@@ -184,18 +175,32 @@ export async function cancelSession(
   userId: string,
   id: string,
 ): Promise<StudySession> {
+  return changeOwnSession(ctx, reminders, userId, id, 'cancelled', () => ({
+    status: 'cancelled',
+    timerRunningSince: null,
+  }));
+}
+
+/**
+ * Changes the planner's own open session under its lock (its sequence counts the change, for calendars), then
+ * tells its members and schedules its reminders again.
+ */
+async function changeOwnSession(
+  ctx: AppContext,
+  reminders: ReminderScheduler,
+  userId: string,
+  id: string,
+  kind: 'changed' | 'cancelled',
+  changes: () => Partial<repo.NewSession>,
+): Promise<StudySession> {
   await readable(ctx, userId, id);
   const row = await withTransaction(ctx.db, async (tx) => {
     const current = await repo.lockSession(tx, id);
     if (!current) throw notFound(MSG.studySessions.notFound);
     checkOwnOpen(current, userId);
-    return repo.updateSession(tx, id, {
-      status: 'cancelled',
-      sequence: current.sequence + 1,
-      timerRunningSince: null,
-    });
+    return repo.updateSession(tx, id, { ...changes(), sequence: current.sequence + 1 });
   });
-  await announce(ctx, reminders, row, { kind: 'cancelled', actorId: userId });
+  await announce(ctx, reminders, row, { kind, actorId: userId });
   return viewOf(ctx, userId, row);
 }
 

@@ -74,3 +74,8 @@ export function ask(app: App, user: TestUser, documentId: string, question: stri
     payload: { document_id: documentId, question },
   });
 }
+
+/** POST /api/summarize-document as the student (a stored document by id, or a document sent by address). */
+export function summarize(app: App, user: TestUser, payload: Record<string, unknown>) {
+  return app.inject({ method: 'POST', url: '/api/summarize-document', headers: { cookie: user.cookie }, payload });
+}
