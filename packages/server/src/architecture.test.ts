@@ -10,6 +10,7 @@ import {
   routeRepositoryImports,
   servicesBuiltOutsideRoot,
 } from './test/feature-shape.ts';
+import { functionLengths, longFunctions } from './test/function-length.ts';
 import { lintSnippet } from './test/lint-snippet.ts';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
@@ -192,5 +193,38 @@ describe('the service-shape checks fire on what they forbid', () => {
       'features/sample/sample.routes.ts builds createSampleService',
       'features/sample/sample.feature.ts does not build createSampleService',
     ]);
+  });
+});
+
+// Issue 25: no function over 150 lines in the files the server runs (tests and their support aside): a long one
+// is split into named functions in files whose names say what they hold.
+describe('function length', () => {
+  it('has no function over 150 lines outside the tests', () => {
+    const long = longFunctions(readSources(srcDir), 150);
+    expect(long.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`)).toEqual([]);
+  });
+
+  it('measures every function from its first line to its last, the nested ones and arrows too', () => {
+    const text = [
+      'export function outer(a: number) {',
+      '  const inner = (b: number) => {',
+      '    return b + 1;',
+      '  };',
+      '  return inner(a);',
+      '}',
+      'const service = {',
+      '  method() {',
+      '    return 1;',
+      '  },',
+      '};',
+    ].join('\n');
+    const found = functionLengths({ file: 'features/sample/sample.ts', text });
+    expect(found.map((f) => [f.name, f.line, f.lines])).toEqual([
+      ['outer', 1, 6],
+      ['inner', 2, 3],
+      ['method', 8, 3],
+    ]);
+    expect(longFunctions([{ file: 'features/sample/sample.ts', text }], 5).map((f) => f.name)).toEqual(['outer']);
+    expect(longFunctions([{ file: 'features/sample/sample.test.ts', text }], 5)).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BlockList, isIP, type Socket } from 'node:net';
 import { finished } from 'node:stream';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyServerFactoryHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerFactoryHandler } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';
 import type { TrustProxy } from '../config.ts';
 import type { ConnectionLimits } from '../connection-config.ts';
-import { errorBody } from './errors.ts';
+import { answerAndClose, endConnection } from './connection-answers.ts';
 import { isSocketUpgrade } from './fair-share.ts';
+import { createSlowBodyRule, isConnection } from './slow-body-rule.ts';
 
 /**
  * Slow clients (issue 31 point 4). A client that trickles its request holds a connection (a socket, memory, a place
@@ -145,38 +146,6 @@ export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) =
 /** One key per client whether it reached a dual-stack listener as IPv4 or as IPv4-mapped IPv6. */
 const addressKey = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
 
-/** A whole HTTP/1.1 answer written straight to the socket, for when there is no response object to use. */
-function rawAnswer(status: number, code: string, message: string): string {
-  const body = JSON.stringify(errorBody(code, message));
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  );
-}
-
-/** Answers (when nothing of the current answer was sent yet) and closes the connection. */
-function endConnection(socket: Socket, status: number, code: string, message: string, err?: Error) {
-  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (socket.writable && !current?.headersSent) socket.write(rawAnswer(status, code, message));
-  socket.destroy(err);
-}
-
-/**
- * Answers a request Fastify will never see, then closes its connection once the answer is out. Unlike
- * endConnection, Node counts the request as answered, so closing raises no "aborted" error for it (whose stack,
- * with source maps on, costs more than the whole answer: a burst of refusals then held the event loop).
- */
-function answerAndClose(response: ServerResponse, status: number, code: string, message: string) {
-  const body = JSON.stringify(errorBody(code, message));
-  response.shouldKeepAlive = false;
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    connection: 'close',
-  });
-  response.end(body);
-}
-
 /** The WebSocket opened on this connection: it leaves its peer's count (QUOTA_SOCKETS caps a student's sockets). */
 const webSocketRelease = new WeakMap<Socket, () => void>();
 export function releaseWebSocket(socket: Socket): void {
@@ -186,21 +155,6 @@ export function releaseWebSocket(socket: Socket): void {
 const guards = new WeakMap<object, ConnectionGuard>();
 /** The guard installed on an app's HTTP server (tests read its counts). */
 export const connectionGuardOf = (app: FastifyInstance) => guards.get(app.server);
-
-interface BodyWatch {
-  request: FastifyRequest;
-  socket: Socket;
-  /** When the client will have fallen behind (performance.now() milliseconds). */
-  deadline: number;
-  /** socket.bytesRead at the last look. */
-  bytes: number;
-  /** The request has its turn (its body is the handler's to read): pauses from then on are the server's. */
-  ourTurn: boolean;
-  /** Since when the socket is paused by the server while it is the request's turn, or null. */
-  pausedAt: number | null;
-  onPause: () => void;
-  onResume: () => void;
-}
 
 export function createConnectionGuard(limits: ConnectionLimits, trustProxy: TrustProxy): ConnectionGuard {
   const stats: ConnectionGuardStats = { refused: 0, tooManyRequests: 0, cutHeaders: 0, cutBody: 0 };
@@ -232,79 +186,7 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
     log?.warn({ ...fields, address: key, perIp: limits.perIp }, msg);
   };
 
-  // ── the body rule ──
-  const watching = new Set<BodyWatch>();
-  const watches = new WeakMap<object, BodyWatch>();
-  const tickMs = Math.max(50, Math.min(1000, Math.floor(limits.bodyTimeoutMs / 4)));
-  let ticker: NodeJS.Timeout | undefined;
-  const msPerByte = 1000 / limits.bodyMinBytesPerSecond;
-
-  const unwatch = (w: BodyWatch) => {
-    watching.delete(w);
-    w.socket.off('pause', w.onPause).off('resume', w.onResume);
-    if (!watching.size && ticker) {
-      clearInterval(ticker);
-      ticker = undefined;
-    }
-  };
-
-  const tick = () => {
-    const now = performance.now();
-    for (const w of watching) {
-      if (w.request.raw.complete || w.socket.destroyed) {
-        unwatch(w);
-        continue;
-      }
-      const bytes = w.socket.bytesRead;
-      w.deadline += (bytes - w.bytes) * msPerByte;
-      w.bytes = bytes;
-      if (w.pausedAt !== null) {
-        w.deadline += now - w.pausedAt;
-        w.pausedAt = now;
-      }
-      if (now <= w.deadline) continue;
-      unwatch(w);
-      stats.cutBody++;
-      w.request.log.warn(
-        { ip: w.request.ip, minBytesPerSecond: limits.bodyMinBytesPerSecond },
-        'request body arriving too slowly: connection closed',
-      );
-      endConnection(w.socket, 408, 'request_timeout', MSG.connections.tooSlow);
-    }
-  };
-
-  /**
-   * A client's connection, not light-my-request's stand-in (app.inject): that one has no stream state, and the body
-   * of an injected request that nobody reads never ends, so counting it would never give its place back.
-   */
-  const isConnection = (socket: Socket | undefined): socket is Socket => typeof socket?.isPaused === 'function';
-
-  const watchBody = (request: FastifyRequest) => {
-    const { headers } = request.raw;
-    const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
-    if (!hasBody || request.raw.complete) return;
-    const socket = request.raw.socket;
-    if (!isConnection(socket)) return;
-    const w: BodyWatch = {
-      request,
-      socket,
-      deadline: performance.now() + limits.bodyTimeoutMs,
-      bytes: socket.bytesRead,
-      ourTurn: false,
-      pausedAt: null,
-      onPause: () => {
-        if (w.ourTurn) w.pausedAt ??= performance.now();
-      },
-      onResume: () => {
-        if (w.pausedAt !== null) w.deadline += performance.now() - w.pausedAt;
-        w.pausedAt = null;
-      },
-    };
-    socket.on('pause', w.onPause).on('resume', w.onResume);
-    watching.add(w);
-    watches.set(request.raw, w);
-    ticker ??= setInterval(tick, tickMs).unref();
-  };
+  const bodyRule = createSlowBodyRule(limits, stats);
 
   /**
    * A request through a trusted proxy counts for its forwarded address until it is answered (or the connection is
@@ -335,44 +217,7 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
     stats,
     open: (address) => counts.get(addressKey(address)) ?? 0,
 
-    serverOptions() {
-      const http = {
-        headersTimeout: limits.headersTimeoutMs,
-        requestTimeout: limits.requestTimeoutMs,
-        // Node looks for expired headers every 30 s by default: a 30 s limit could then take a minute.
-        connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
-      };
-      return {
-        connectionTimeout: limits.idleTimeoutMs,
-        keepAliveTimeout: limits.keepAliveTimeoutMs,
-        requestTimeout: limits.requestTimeoutMs,
-        http,
-        // The server Fastify would make (its timeouts set as Fastify sets them), with the forwarded-address count
-        // ahead of Fastify's handler. WebSocket upgrades take the 'upgrade' event instead and are never counted.
-        serverFactory(handler) {
-          const server = createServer(http, (request, response) => {
-            if (admit(request, response)) handler(request, response);
-          });
-          server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-          server.requestTimeout = limits.requestTimeoutMs;
-          server.setTimeout(limits.idleTimeoutMs);
-          return server;
-        },
-        clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
-          if (err.code === 'ECONNRESET' || socket.destroyed) return;
-          if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-            stats.cutHeaders++;
-            this.log.info({ peer: socket.remoteAddress }, 'request headers arriving too slowly: connection closed');
-            return endConnection(socket, 408, 'request_timeout', MSG.connections.tooSlow, err);
-          }
-          if (err.code === 'HPE_HEADER_OVERFLOW') {
-            return endConnection(socket, 431, 'headers_too_large', MSG.connections.headersTooLarge, err);
-          }
-          this.log.debug({ err, peer: socket.remoteAddress }, 'unreadable request');
-          return endConnection(socket, 400, 'bad_request', MSG.connections.unreadable, err);
-        },
-      };
-    },
+    serverOptions: () => guardServerOptions(limits, stats, admit),
 
     install(app) {
       log = app.log;
@@ -402,25 +247,64 @@ export function createConnectionGuard(limits: ConnectionLimits, trustProxy: Trus
       // The count per forwarded address is taken before Fastify (serverOptions' serverFactory); here the body rule.
       app.addHook('onRequest', async (request) => {
         if (isSocketUpgrade(request) || !isConnection(request.raw.socket)) return;
-        watchBody(request);
+        bodyRule.watch(request);
       });
 
       // Past the request hooks (fair share, session): the body is the server's to read from here on.
       app.addHook('preParsing', async (request, _reply, payload) => {
-        const w = watches.get(request.raw);
-        if (w && watching.has(w)) {
-          w.ourTurn = true;
-          if (w.socket.isPaused()) w.pausedAt = performance.now();
-        }
+        bodyRule.ourTurn(request);
         return payload;
       });
 
-      app.addHook('onClose', async () => {
-        if (ticker) clearInterval(ticker);
-        ticker = undefined;
-        watching.clear();
-      });
+      app.addHook('onClose', async () => bodyRule.stop());
     },
   };
   return guard;
+}
+
+/**
+ * The guard's Fastify options: the timeouts, a client-error handler answering in the API's error shape, and the
+ * HTTP server whose request listener `admit`s (counts the forwarded address) before Fastify's handler.
+ */
+function guardServerOptions(
+  limits: ConnectionLimits,
+  stats: ConnectionGuardStats,
+  admit: (request: IncomingMessage, response: ServerResponse) => boolean,
+): ReturnType<ConnectionGuard['serverOptions']> {
+  const http = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node looks for expired headers every 30 s by default: a 30 s limit could then take a minute.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+  return {
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http,
+    // The server Fastify would make (its timeouts set as Fastify sets them), with the forwarded-address count
+    // ahead of Fastify's handler. WebSocket upgrades take the 'upgrade' event instead and are never counted.
+    serverFactory(handler) {
+      const server = createServer(http, (request, response) => {
+        if (admit(request, response)) handler(request, response);
+      });
+      server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      server.requestTimeout = limits.requestTimeoutMs;
+      server.setTimeout(limits.idleTimeoutMs);
+      return server;
+    },
+    clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        stats.cutHeaders++;
+        this.log.info({ peer: socket.remoteAddress }, 'request headers arriving too slowly: connection closed');
+        return endConnection(socket, 408, 'request_timeout', MSG.connections.tooSlow, err);
+      }
+      if (err.code === 'HPE_HEADER_OVERFLOW') {
+        return endConnection(socket, 431, 'headers_too_large', MSG.connections.headersTooLarge, err);
+      }
+      this.log.debug({ err, peer: socket.remoteAddress }, 'unreadable request');
+      return endConnection(socket, 400, 'bad_request', MSG.connections.unreadable, err);
+    },
+  };
 }

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
 import {
   FLASHCARD_LIMITS,
   type CardDto,
@@ -7,8 +5,6 @@ import {
   type DeckDetail,
   type DeckList,
   type DeckSummary,
-  type Generated,
-  type GenerateInput,
   type RatingName,
   type Reviewed,
   type StudyBatch,
@@ -17,11 +13,10 @@ import { MSG } from '@studybuddy/shared/messages';
 import { withTransaction } from '../../db/transaction.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
-import { createQuota, DAY_MS } from '../../platform/quota.ts';
-import { studySource, type StudySource } from '../documents/study-source.service.ts';
-import { profiles } from '../profile/profiles.service.ts';
-import type { MadeCard } from './card-maker.ts';
+import { createQuota } from '../../platform/quota.ts';
 import type { CardLane } from './card-lane.ts';
+import { createDeckAccess, toCard, type DeckAccess } from './deck-access.ts';
+import { createDeckGeneration } from './deck-generation.ts';
 import * as repo from './flashcards.repository.ts';
 import { createScheduler, STATE_NAMES, type Scheduler } from './fsrs-schedule.ts';
 
@@ -34,179 +29,43 @@ export interface FlashcardsDeps {
   now?: () => Date;
 }
 
-const toCard = (c: repo.CardRow): CardDto => ({
-  id: c.id,
-  deckId: c.deckId,
-  kind: c.kind as CardDto['kind'],
-  front: c.front,
-  back: c.back,
-  page: c.page,
-  pageLabel: c.pageLabel,
-});
-
 /** Decks, cards, reviews and sharing of the flashcards feature (its routes call these). */
 export function createFlashcardsService(deps: FlashcardsDeps) {
   const { ctx, lane } = deps;
   const scheduler = deps.scheduler ?? createScheduler();
   const now = deps.now ?? (() => new Date());
-  const quota = createQuota(ctx.db, now);
-
-  const groupRule = () => ctx.registry.conversationKinds.get('group');
-  /** The groups feature's subquery of the student's groups (none when there is no groups feature). */
-  const groupIds = (userId: string): SQL => repo.groupIdsOf(groupRule()?.sql.idsOf, userId);
-
-  async function summaries(userId: string, rows: { deck: repo.DeckRow; due: number }[]): Promise<DeckSummary[]> {
-    const shares = await repo.sharesOf(
-      ctx.db,
-      rows.filter((r) => r.deck.ownerId === userId).map((r) => r.deck.id),
-    );
-    const ownerNames = new Map<string, string>();
-    for (const owner of new Set(rows.map((r) => r.deck.ownerId))) {
-      ownerNames.set(owner, await profiles.name(ctx.db, owner));
-    }
-    const groupNames = new Map<string, string>();
-    for (const g of new Set(shares.map((s) => s.groupId))) groupNames.set(g, (await groupRule()?.title(g)) ?? '');
-    return rows.map(({ deck, due }) => ({
-      id: deck.id,
-      name: deck.name,
-      documentId: deck.documentId,
-      cardCount: deck.cardCount,
-      due: Number(due),
-      own: deck.ownerId === userId,
-      ownerName: ownerNames.get(deck.ownerId) ?? '',
-      sharedWith: shares
-        .filter((s) => s.deckId === deck.id && groupNames.get(s.groupId))
-        .map((s) => ({ groupId: s.groupId, name: groupNames.get(s.groupId)! })),
-      updatedAt: deck.updatedAt.toISOString(),
-    }));
-  }
-
-  async function visibleDeck(userId: string, deckId: string) {
-    const row = await repo.visibleDeck(ctx.db, userId, groupIds(userId), deckId, now());
-    if (!row) throw notFound(T.deckNotFound);
-    return row;
-  }
-
-  async function ownDeck(userId: string, deckId: string): Promise<repo.DeckRow> {
-    const { deck } = await visibleDeck(userId, deckId);
-    if (deck.ownerId !== userId) throw forbidden(T.ownerOnly);
-    return deck;
-  }
-
-  async function summaryOf(userId: string, deckId: string): Promise<DeckSummary> {
-    return (await summaries(userId, [await visibleDeck(userId, deckId)]))[0]!;
-  }
-
-  async function assertDeckRoom(userId: string): Promise<void> {
-    if ((await repo.countOwnDecks(ctx.db, userId)) >= FLASHCARD_LIMITS.decksPerStudent) {
-      throw new AppError(422, 'too_many_decks', T.tooManyDecks(FLASHCARD_LIMITS.decksPerStudent));
-    }
-  }
-
-  /** Adds cards to the deck within its cap, all or none, under the deck's lock. */
-  async function addCards(deckId: string, cards: repo.NewCard[]): Promise<void> {
-    await withTransaction(ctx.db, async (tx) => {
-      const deck = await repo.lockDeck(tx, deckId);
-      if (!deck) throw notFound(T.deckNotFound);
-      if (deck.cardCount + cards.length > FLASHCARD_LIMITS.deckMaxCards) {
-        throw new AppError(422, 'deck_full', T.deckFull(FLASHCARD_LIMITS.deckMaxCards));
-      }
-      await repo.appendCards(
-        tx,
-        deck,
-        cards.map((c) => ({ ...c, id: randomUUID() })),
-      );
-    });
-  }
-
-  /** The student's document ready to read, or the refusal that says why not. */
-  async function readableSource(userId: string, documentId: string, range: { from?: number; to?: number } = {}) {
-    const source: StudySource | null = await studySource(ctx, userId, documentId, range);
-    if (!source) throw notFound(T.documentNotFound);
-    if (source.state === 'failed') {
-      throw new AppError(422, 'document_failed', T.documentFailed(source.failure ?? MSG.courses.noTextFound));
-    }
-    if (source.state === 'processing') throw new AppError(409, 'not_ready', T.documentNotReady);
-    if (!source.pages.some((p) => p.text.trim())) throw new AppError(422, 'no_text', T.documentNoText);
-    return source;
-  }
-
-  /** Cards made from the pages on the worker, within its budget. */
-  async function make(source: StudySource, max: number) {
-    return lane.run(
-      source.pages.map((p) => ({ page: p.page, label: p.label, text: p.text })),
-      max,
-    );
-  }
-
+  const decks = createDeckAccess(ctx, now);
+  const generation = createDeckGeneration(ctx, lane, createQuota(ctx.db, now), decks);
   return {
-    groupIds,
-    readableSource,
-    make,
+    groupIds: decks.groupIds,
+    readableSource: generation.readableSource,
+    make: generation.make,
+    generate: generation.generate,
+    ...deckOperations(ctx, decks, now),
+    ...studyOperations(ctx, decks, scheduler, now),
+  };
+}
+
+/** A student's decks and cards: listed, made, renamed, deleted, shared with groups and copied. */
+function deckOperations(ctx: AppContext, decks: DeckAccess, now: () => Date) {
+  const { groupIds, ownDeck, summaryOf, visibleDeck, assertDeckRoom } = decks;
+  const detail = async (userId: string, deckId: string): Promise<DeckDetail> => {
+    const summary = await summaryOf(userId, deckId);
+    return { ...summary, cards: (await repo.listCards(ctx.db, deckId)).map(toCard) };
+  };
+  return {
+    detail,
 
     async list(userId: string): Promise<DeckList> {
       const rows = await repo.visibleDecks(ctx.db, userId, groupIds(userId), now());
-      const decks = await summaries(userId, rows);
-      return { decks, due: decks.reduce((n, d) => n + d.due, 0) };
-    },
-
-    async detail(userId: string, deckId: string): Promise<DeckDetail> {
-      const summary = await summaryOf(userId, deckId);
-      return { ...summary, cards: (await repo.listCards(ctx.db, deckId)).map(toCard) };
+      const summaries = await decks.summaries(userId, rows);
+      return { decks: summaries, due: summaries.reduce((n, d) => n + d.due, 0) };
     },
 
     async create(userId: string, name: string): Promise<DeckSummary> {
       await assertDeckRoom(userId);
-      const deck = await repo.insertDeck(ctx.db, { id: randomUUID(), ownerId: userId, name });
-      return summaryOf(userId, deck.id);
-    },
-
-    /** A deck from a document (or some of its pages); nothing is stored when no card could be made. */
-    async generate(userId: string, input: GenerateInput): Promise<Generated> {
-      const source = await readableSource(userId, input.documentId, { from: input.fromPage, to: input.toPage });
-      await assertDeckRoom(userId);
-      const key = `flashcards-generate:${userId}`;
-      await quota.consume(key, {
-        what: T.quotaGenerations,
-        limit: FLASHCARD_LIMITS.generationsPerDay,
-        windowMs: DAY_MS,
-        when: MSG.quota.tryTomorrow,
-      });
-      let made: { cards: MadeCard[]; stoppedAtPage: number | null };
-      try {
-        made = await make(source, FLASHCARD_LIMITS.generatedMax);
-      } catch (err) {
-        await quota.refund(key).catch(() => undefined);
-        if (err instanceof AppError) throw err;
-        ctx.log.error({ err }, 'making flashcards failed');
-        throw new AppError(503, 'flashcards_failed', T.generateFailed);
-      }
-      if (!made.cards.length) {
-        await quota.refund(key).catch(() => undefined);
-        throw new AppError(422, 'no_cards', T.noCardsMade);
-      }
-      const deckId = randomUUID();
-      await withTransaction(ctx.db, async (tx) => {
-        const deck = await repo.insertDeck(tx, {
-          id: deckId,
-          ownerId: userId,
-          name: T.deckFromDocument(source.name).slice(0, FLASHCARD_LIMITS.nameMax),
-          documentId: source.id,
-        });
-        await repo.appendCards(
-          tx,
-          deck,
-          made.cards.map((c) => ({
-            id: randomUUID(),
-            kind: c.kind,
-            front: c.front.slice(0, FLASHCARD_LIMITS.frontMax),
-            back: c.back.slice(0, FLASHCARD_LIMITS.backMax),
-            page: c.page,
-            pageLabel: c.pageLabel,
-          })),
-        );
-      });
-      return { deck: await summaryOf(userId, deckId), made: made.cards.length, stoppedAtPage: made.stoppedAtPage };
+      const deckId = await decks.storeDeck({ ownerId: userId, name, documentId: null }, []);
+      return summaryOf(userId, deckId);
     },
 
     async rename(userId: string, deckId: string, name: string): Promise<DeckSummary> {
@@ -222,8 +81,10 @@ export function createFlashcardsService(deps: FlashcardsDeps) {
 
     async addCard(userId: string, deckId: string, input: CardInput): Promise<DeckDetail> {
       await ownDeck(userId, deckId);
-      await addCards(deckId, [{ kind: 'manual', front: input.front, back: input.back, page: null, pageLabel: null }]);
-      return this.detail(userId, deckId);
+      await decks.addCards(deckId, [
+        { kind: 'manual', front: input.front, back: input.back, page: null, pageLabel: null },
+      ]);
+      return detail(userId, deckId);
     },
 
     async editCard(userId: string, cardId: string, input: CardInput): Promise<CardDto> {
@@ -244,7 +105,7 @@ export function createFlashcardsService(deps: FlashcardsDeps) {
 
     async share(userId: string, deckId: string, groupId: string): Promise<DeckSummary> {
       await ownDeck(userId, deckId);
-      const rule = groupRule();
+      const rule = decks.groupRule();
       try {
         if (!rule) throw forbidden(T.notYourGroup);
         await rule.authorize(userId, groupId);
@@ -267,30 +128,23 @@ export function createFlashcardsService(deps: FlashcardsDeps) {
       const { deck } = await visibleDeck(userId, deckId);
       await assertDeckRoom(userId);
       const cards = await repo.listCards(ctx.db, deckId);
-      const copyId = randomUUID();
-      await withTransaction(ctx.db, async (tx) => {
-        const created = await repo.insertDeck(tx, {
-          id: copyId,
+      const copyId = await decks.storeDeck(
+        {
           ownerId: userId,
           name: T.copyName(deck.name).slice(0, FLASHCARD_LIMITS.nameMax),
           documentId: deck.documentId,
-        });
-        await repo.appendCards(
-          tx,
-          created,
-          cards.map((c) => ({
-            id: randomUUID(),
-            kind: c.kind,
-            front: c.front,
-            back: c.back,
-            page: c.page,
-            pageLabel: c.pageLabel,
-          })),
-        );
-      });
+        },
+        cards.map((c) => ({ kind: c.kind, front: c.front, back: c.back, page: c.page, pageLabel: c.pageLabel })),
+      );
       return summaryOf(userId, copyId);
     },
+  };
+}
 
+/** Studying: the due cards of a deck, reviews scheduled per student (FSRS), and the daily reminder setting. */
+function studyOperations(ctx: AppContext, decks: DeckAccess, scheduler: Scheduler, now: () => Date) {
+  const { groupIds, visibleDeck } = decks;
+  return {
     async study(userId: string, deckId: string): Promise<StudyBatch> {
       const { due } = await visibleDeck(userId, deckId);
       const rows = await repo.dueCards(ctx.db, userId, deckId, now(), FLASHCARD_LIMITS.studyBatch);

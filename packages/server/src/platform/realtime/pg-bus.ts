@@ -53,28 +53,7 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
   };
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({
-      connectionString: opts.databaseUrl,
-      keepAlive: true,
-      application_name: `realtime:${channel}`,
-    });
-    c.on('notification', (n) => {
-      if (n.channel === channel && n.payload) deliver(n.payload);
-    });
-    c.on('error', (err) => {
-      opts.log.warn({ err }, 'realtime: bus connection error');
-      lost(c);
-    });
-    c.on('end', () => lost(c));
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${channel}`);
-    } catch (err) {
-      // A database still starting up may take the connection and refuse the LISTEN: not left open.
-      void c.end().catch(() => undefined);
-      throw err;
-    }
-    client = c;
+    client = await listen(opts, channel, deliver, lost);
     retryMs = RETRY_FIRST_MS;
     void pump();
   }
@@ -114,7 +93,7 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
         const c = client;
         const window = queue.slice(0, 500);
         const before = window.length;
-        const payloads = nextStatement(window);
+        const payloads = nextStatement(origin, window);
         try {
           // One statement, so one round trip and one transaction, for all of them (they arrive together and in
           // order) instead of one per payload: a busy instance sent a NOTIFY per ~15 envelopes.
@@ -144,24 +123,6 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
     });
   }
 
-  /**
-   * The payloads of one statement, consumed from the front of `window`. Never two identical ones: PostgreSQL
-   * delivers identical payloads of one transaction only once.
-   */
-  function nextStatement(window: Envelope[]): string[] {
-    const payloads: string[] = [];
-    const seen = new Set<string>();
-    while (window.length) {
-      const rest = window.slice();
-      const next = nextPayloads(origin, rest);
-      if (payloads.length && next.some((p) => seen.has(p))) break;
-      for (const p of next) seen.add(p);
-      payloads.push(...next);
-      window.splice(0, window.length - rest.length);
-    }
-    return payloads;
-  }
-
   await connect();
 
   return {
@@ -189,4 +150,53 @@ export async function createPgBus(opts: PgBusOptions): Promise<EventBus> {
       await c?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The payloads of one statement, consumed from the front of `window`. Never two identical ones: PostgreSQL
+ * delivers identical payloads of one transaction only once.
+ */
+function nextStatement(origin: string, window: Envelope[]): string[] {
+  const payloads: string[] = [];
+  const seen = new Set<string>();
+  while (window.length) {
+    const rest = window.slice();
+    const next = nextPayloads(origin, rest);
+    if (payloads.length && next.some((p) => seen.has(p))) break;
+    for (const p of next) seen.add(p);
+    payloads.push(...next);
+    window.splice(0, window.length - rest.length);
+  }
+  return payloads;
+}
+
+/** A connection LISTENing on `channel`: its notifications go to `deliver`, its loss (error or end) to `lost`. */
+async function listen(
+  opts: PgBusOptions,
+  channel: string,
+  deliver: (payload: string) => void,
+  lost: (c: pg.Client) => void,
+): Promise<pg.Client> {
+  const c = new pg.Client({
+    connectionString: opts.databaseUrl,
+    keepAlive: true,
+    application_name: `realtime:${channel}`,
+  });
+  c.on('notification', (n) => {
+    if (n.channel === channel && n.payload) deliver(n.payload);
+  });
+  c.on('error', (err) => {
+    opts.log.warn({ err }, 'realtime: bus connection error');
+    lost(c);
+  });
+  c.on('end', () => lost(c));
+  try {
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+  } catch (err) {
+    // A database still starting up may take the connection and refuse the LISTEN: not left open.
+    void c.end().catch(() => undefined);
+    throw err;
+  }
+  return c;
 }

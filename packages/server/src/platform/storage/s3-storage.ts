@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -11,11 +10,11 @@ import {
   ListObjectsCommand,
   PutObjectCommand,
   S3Client,
-  type HeadObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import type { S3Config, S3Timeouts } from '../../config.ts';
 import { StorageUnavailableError } from '../faults.ts';
 import { hashFile } from './hash-file.ts';
+import { metaOf, userMetadata } from './s3-object-meta.ts';
 import {
   assertSafePath,
   folderOf,
@@ -24,13 +23,6 @@ import {
   type Storage,
   type StoredObjectMeta,
 } from './storage.ts';
-
-// Our own fields ride along as S3 user metadata (x-amz-meta-*); custom metadata is base64url JSON so that
-// any key or value (case, non-ASCII) survives the trip.
-const M_CREATED = 'sb-time-created';
-const M_UPDATED = 'sb-updated';
-const M_MD5 = 'sb-md5';
-const M_CUSTOM = 'sb-custom';
 
 const is404 = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
@@ -69,52 +61,16 @@ export function createS3Storage(
   });
   const Bucket = config.bucket;
 
-  /**
-   * Sends one command; a store that fails (5xx, refused, reset, timed out) becomes a StorageUnavailableError (a
-   * clear 503), a missing object stays a 404 for the caller. `bounded`: cut at the total timeout too (everything
-   * but a file's bytes streaming up, which the idle timeout guards).
-   */
-  const send = async <T>(run: (options: { abortSignal: AbortSignal }) => Promise<T>, bounded = true): Promise<T> => {
-    const abort = new AbortController();
-    const timer = bounded ? setTimeout(() => abort.abort(), timeouts.totalMs) : undefined;
-    try {
-      return await run({ abortSignal: abort.signal });
-    } catch (err) {
-      if (is404(err)) throw err;
-      throw new StorageUnavailableError(err);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  const toMeta = (fullPath: string, out: HeadObjectCommandOutput): StoredObjectMeta => {
-    const m = out.Metadata ?? {};
-    const modified = (out.LastModified ?? new Date()).toISOString();
-    let customMetadata: Record<string, string> = {};
-    if (m[M_CUSTOM]) {
-      customMetadata = JSON.parse(Buffer.from(m[M_CUSTOM], 'base64url').toString('utf8')) as Record<string, string>;
-    }
-    return {
-      bucket: Bucket,
-      fullPath,
-      name: path.posix.basename(fullPath),
-      size: out.ContentLength ?? 0,
-      contentType: out.ContentType ?? 'application/octet-stream',
-      timeCreated: m[M_CREATED] ?? modified,
-      updated: m[M_UPDATED] ?? modified,
-      md5Hash: m[M_MD5] ?? '',
-      cacheControl: out.CacheControl,
-      contentDisposition: out.ContentDisposition,
-      contentEncoding: out.ContentEncoding,
-      contentLanguage: out.ContentLanguage,
-      customMetadata,
-    };
-  };
+  const send = boundedSender(timeouts);
 
   const head = async (fullPath: string): Promise<StoredObjectMeta | null> => {
     assertSafePath(fullPath);
     try {
-      return toMeta(fullPath, await send((o) => client.send(new HeadObjectCommand({ Bucket, Key: fullPath }), o)));
+      return metaOf(
+        Bucket,
+        fullPath,
+        await send((o) => client.send(new HeadObjectCommand({ Bucket, Key: fullPath }), o)),
+      );
     } catch (err) {
       if (is404(err)) return null;
       throw err;
@@ -131,7 +87,6 @@ export function createS3Storage(
     assertSafePath(fullPath);
     const previous = await head(fullPath);
     const now = new Date().toISOString();
-    const customMetadata = options.customMetadata ?? {};
     await send(
       (o) =>
         client.send(
@@ -146,12 +101,7 @@ export function createS3Storage(
             ContentDisposition: options.contentDisposition,
             ContentEncoding: options.contentEncoding,
             ContentLanguage: options.contentLanguage,
-            Metadata: {
-              [M_CREATED]: previous?.timeCreated ?? now,
-              [M_UPDATED]: now,
-              [M_MD5]: md5,
-              [M_CUSTOM]: Buffer.from(JSON.stringify(customMetadata)).toString('base64url'),
-            },
+            Metadata: userMetadata(previous?.timeCreated ?? now, now, md5, options.customMetadata ?? {}),
           }),
           o,
         ),
@@ -189,7 +139,7 @@ export function createS3Storage(
       assertSafePath(fullPath);
       try {
         const out = await send((o) => client.send(new GetObjectCommand({ Bucket, Key: fullPath }), o));
-        return { meta: toMeta(fullPath, out), body: out.Body as Readable };
+        return { meta: metaOf(Bucket, fullPath, out), body: out.Body as Readable };
       } catch (err) {
         if (is404(err)) return null;
         throw err;
@@ -216,5 +166,25 @@ export function createS3Storage(
     async check() {
       await send((o) => client.send(new HeadBucketCommand({ Bucket }), o));
     },
+  };
+}
+
+/**
+ * Sends one command; a store that fails (5xx, refused, reset, timed out) becomes a StorageUnavailableError (a clear
+ * 503), a missing object stays a 404 for the caller. `bounded`: cut at the total timeout too (everything but a
+ * file's bytes streaming up, which the idle timeout guards).
+ */
+function boundedSender(timeouts: S3Timeouts) {
+  return async <T>(run: (options: { abortSignal: AbortSignal }) => Promise<T>, bounded = true): Promise<T> => {
+    const abort = new AbortController();
+    const timer = bounded ? setTimeout(() => abort.abort(), timeouts.totalMs) : undefined;
+    try {
+      return await run({ abortSignal: abort.signal });
+    } catch (err) {
+      if (is404(err)) throw err;
+      throw new StorageUnavailableError(err);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }
