@@ -26,6 +26,19 @@ describe('offline text engine', () => {
     expect(queryTerms('What does this document say about enzymes?')).toEqual(['enzym']);
   });
 
+  it('matches a name with or without its accents, and reads no possessive as a word', () => {
+    expect(queryTerms("What was Kublai's relation to Ogedei?")).toEqual(['kublai', 'relat', 'ogedei']);
+    expect(analyse('Ögedei offered his nephew Kublai a position.')[0]!.terms).toContain('ogedei');
+    expect(analyse("Kublai's nephew’s army")[0]!.terms).toEqual(['kublai', 'nephew', 'armi']);
+    const { passages } = buildPassages([
+      page(1, 'The army offered the young prince a position in the capital after the war.'),
+      page(2, 'Ögedei offered his nephew Kublai a position in Xingzhou.'),
+    ]);
+    const answer = answerOffline(buildIndex(passages), 'Whom did Ogedei offer a position?');
+    expect(answer.citations[0]?.page).toBe(2);
+    expect(answer.short?.text).toBe('Kublai');
+  });
+
   it('ranks central sentences (TextRank) and keeps them in reading order without near-duplicates', () => {
     const text = [
       'Photosynthesis turns light energy into chemical energy in plants.',

@@ -1,5 +1,6 @@
 import winkNLP, { type ItsFunction, type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { foldMarks } from './text-analysis.ts';
 
 /** A token of one sentence, with what span extraction reads: part of speech, entity, stem and offsets. */
 export interface Token {
@@ -55,7 +56,7 @@ export function sentenceTokens(sentence: string): Token[] {
       end,
       pos: tags[i]!,
       type,
-      stem: type === 'word' ? tokens.itemAt(i).out(its.stem as unknown as ItsFunction<string>) : normals[i]!,
+      stem: type === 'word' ? foldMarks(tokens.itemAt(i).out(its.stem as unknown as ItsFunction<string>)) : normals[i]!,
       stop: stops[i]!,
       entity: null,
       entityStart: -1,

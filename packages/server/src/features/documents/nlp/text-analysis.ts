@@ -47,6 +47,15 @@ const QUESTION_NOISE = new Set([
 ]);
 
 const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ']);
+/** "'s", "’s", "'": a possessive, not a word of the question or the text. */
+const POSSESSIVE = /^['’]s?$/;
+const MARKS = /\p{M}/gu;
+
+/** A stem without accents ("Ögedei" and "Ogedei" are one name); plain ASCII is returned as is. */
+export function foldMarks(stem: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /^[\u0000-\u007f]*$/.test(stem) ? stem : stem.normalize('NFD').replace(MARKS, '');
+}
 const MAX_TOKENS_PER_CALL = 200_000;
 
 /** JavaScript's `\s`: blanks and line breaks. */
@@ -182,7 +191,7 @@ export function analyse(text: string): Sentence[] {
     const stemAt = (i: number) => {
       let stem = stems.get(values[i]!);
       if (stem === undefined) {
-        stem = tokens.itemAt(i).out(its.stem as unknown as ItsFunction<string>);
+        stem = foldMarks(tokens.itemAt(i).out(its.stem as unknown as ItsFunction<string>));
         stems.set(values[i]!, stem);
       }
       return stem;
@@ -213,8 +222,9 @@ export function analyse(text: string): Sentence[] {
         words++;
         const stop = stops[i];
         const normal = normals[i]!;
-        if (!stop && type === 'word' && normal.length > 1) terms.push(stemAt(i));
-        else if (type !== 'word') terms.push(normal);
+        if (!stop && type === 'word' && normal.length > 1) {
+          if (!POSSESSIVE.test(normal)) terms.push(stemAt(i));
+        } else if (type !== 'word') terms.push(normal);
         const pos = tags[i]!;
         if (!stop && NOUNISH.has(pos) && type === 'word' && normal.length > 2) {
           run.push(values[i]!);
