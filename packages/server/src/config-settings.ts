@@ -37,6 +37,10 @@ export const DEFAULT_PUSH_SERVICES = [
 
 const code = (v: string | number) => `\`${v}\``;
 
+/** A whole number above zero, `fallback` when unset, shown in the README table with that default. */
+const wholeNumber = (fallback: number, meaning: string) =>
+  doc(positiveInt(fallback), { default: code(fallback), meaning });
+
 /** `1` (hops), `10.0.0.5,10.1.0.0/16` (addresses, CIDR ranges, named ranges), or false; never `true`. */
 const trustProxy = optionalText.transform((v, ctx): TrustProxy => {
   if (v === undefined || ['0', 'false', 'no'].includes(v.toLowerCase())) return false;
@@ -113,13 +117,12 @@ export const settingsShape = {
     default: code('./data'),
     meaning: 'embedded database (`db/`), files (`files/`), outbox (`outbox/`), generated secret',
   }),
-  DISK_MIN_FREE_MB: doc(positiveInt(64), {
-    default: code(64),
-    meaning:
-      'room kept free on the `DATA_DIR` file system: below it, writes are refused with 507 `disk_full` before ' +
+  DISK_MIN_FREE_MB: wholeNumber(
+    64,
+    'room kept free on the `DATA_DIR` file system: below it, writes are refused with 507 `disk_full` before ' +
       'anything is written, so the embedded database never meets a full disk halfway through its log (it adds 16 MB ' +
       'at a time); reads and deletions go on',
-  }),
+  ),
   PUBLIC_URL: doc(url(), {
     default: code('http://localhost:$PORT'),
     meaning: 'address used in e-mailed links and as the allowed origin',
@@ -269,47 +272,37 @@ export const settingsShape = {
     meaning:
       'interface of the `METRICS_PORT` listener (e.g. a private network address for a Prometheus on another machine)',
   }),
-  NLP_BUDGET_MS: doc(positiveInt(20_000), {
-    default: code(20000),
-    meaning:
-      'longest a summary of sent text or an answer may work (on its own worker thread, waiting included) before the ' +
+  NLP_BUDGET_MS: wholeNumber(
+    20_000,
+    'longest a summary of sent text or an answer may work (on its own worker thread, waiting included) before the ' +
       'request is refused with 422 `text_too_slow`',
-  }),
-  QUOTA_STORAGE_MB: doc(positiveInt(1024), {
-    default: code(1024),
-    meaning:
-      'storage a student may keep: course documents, chat images and voice messages, profile images (a resumable ' +
+  ),
+  QUOTA_STORAGE_MB: wholeNumber(
+    1024,
+    'storage a student may keep: course documents, chat images and voice messages, profile images (a resumable ' +
       'upload counts its declared length from the start)',
-  }),
-  QUOTA_DOCUMENTS_PER_DAY: doc(positiveInt(100), {
-    default: code(100),
-    meaning: 'course documents a student may add per day (uploads and first-opened Canvas files)',
-  }),
-  QUOTA_UPLOADS_PER_DAY: doc(positiveInt(200), {
-    default: code(200),
-    meaning: 'resumable (tus) uploads a student may start per day',
-  }),
-  QUOTA_SOCKETS: doc(positiveInt(20), {
-    default: code(20),
-    meaning:
-      'WebSocket connections a student may hold open at once, counted on all server instances together; the one ' +
+  ),
+  QUOTA_DOCUMENTS_PER_DAY: wholeNumber(
+    100,
+    'course documents a student may add per day (uploads and first-opened Canvas files)',
+  ),
+  QUOTA_UPLOADS_PER_DAY: wholeNumber(200, 'resumable (tus) uploads a student may start per day'),
+  QUOTA_SOCKETS: wholeNumber(
+    20,
+    'WebSocket connections a student may hold open at once, counted on all server instances together; the one ' +
       'over it is closed with code 4429 and a reason naming the limit (the web app then waits its longest back-off ' +
       'and polls)',
-  }),
-  QUOTA_FRIEND_REQUESTS_PER_DAY: doc(positiveInt(100), {
-    default: code(100),
-    meaning: 'friend requests a student may send per day (refused ones do not count)',
-  }),
-  QUOTA_FEEDBACK_PER_HOUR: doc(positiveInt(20), {
-    default: code(20),
-    meaning: 'feedback messages per client IP per hour (feedback needs no log-in)',
-  }),
-  QUOTA_REPORTS_PER_DAY: doc(positiveInt(20), {
-    default: code(20),
-    meaning:
-      'reports a student may send per day (reporting the same student or message again is the same report and ' +
+  ),
+  QUOTA_FRIEND_REQUESTS_PER_DAY: wholeNumber(
+    100,
+    'friend requests a student may send per day (refused ones do not count)',
+  ),
+  QUOTA_FEEDBACK_PER_HOUR: wholeNumber(20, 'feedback messages per client IP per hour (feedback needs no log-in)'),
+  QUOTA_REPORTS_PER_DAY: wholeNumber(
+    20,
+    'reports a student may send per day (reporting the same student or message again is the same report and ' +
       'does not count)',
-  }),
+  ),
   ADMINS: doc(admins, {
     default: '—',
     meaning:
@@ -323,59 +316,52 @@ export const settingsShape = {
       '(`0 3 * * *`: every day at 03:00) or six with seconds first; checked at start. See ' +
       '[Scheduled backups](#scheduled-backups)',
   }),
-  BACKUP_KEEP: doc(positiveInt(14), {
-    default: code(14),
-    meaning:
-      'how many scheduled backups are kept: after each one, the oldest beyond this number are removed (backups ' +
+  BACKUP_KEEP: wholeNumber(
+    14,
+    'how many scheduled backups are kept: after each one, the oldest beyond this number are removed (backups ' +
       'made with `npm run backup -- --out` are never touched)',
-  }),
-  REQUESTS_IN_FLIGHT_PER_CLIENT: doc(positiveInt(8), {
-    default: code(8),
-    meaning:
-      'API requests one session (or one IP without a session) may have in work at once; more wait their turn (up ' +
+  ),
+  REQUESTS_IN_FLIGHT_PER_CLIENT: wholeNumber(
+    8,
+    'API requests one session (or one IP without a session) may have in work at once; more wait their turn (up ' +
       "to 1,000, then 429), so a script's burst is served a few at a time, in turn with everyone else's. A browser " +
       'never needs more than about 6',
-  }),
-  REQUESTS_IN_FLIGHT_PER_IP: doc(positiveInt(64), {
-    default: code(64),
-    meaning:
-      'API requests in work at once from one IP, all its sessions together; raise it when a whole campus reaches ' +
+  ),
+  REQUESTS_IN_FLIGHT_PER_IP: wholeNumber(
+    64,
+    'API requests in work at once from one IP, all its sessions together; raise it when a whole campus reaches ' +
       'the server through one NAT address',
-  }),
+  ),
   ...connectionSettings,
-  QUOTA_PUSH_DEVICES: doc(positiveInt(10), {
-    default: code(10),
-    meaning:
-      'browsers a student may have push notifications on at once (each belongs to the session that turned it on ' +
+  QUOTA_PUSH_DEVICES: wholeNumber(
+    10,
+    'browsers a student may have push notifications on at once (each belongs to the session that turned it on ' +
       'and goes with it at log-out)',
-  }),
-  QUOTA_OPEN_UPLOADS: doc(positiveInt(5), {
-    default: code(5),
-    meaning: 'unfinished resumable uploads a student may have at once (unfinished ones are removed after 24 h)',
-  }),
-  DOCUMENT_SLICE_SECONDS: doc(positiveInt(5), {
-    default: code(5),
-    meaning:
-      "longest turn of one document's processing while another student's document waits (the job queue takes " +
+  ),
+  QUOTA_OPEN_UPLOADS: wholeNumber(
+    5,
+    'unfinished resumable uploads a student may have at once (unfinished ones are removed after 24 h)',
+  ),
+  DOCUMENT_SLICE_SECONDS: wholeNumber(
+    5,
+    "longest turn of one document's processing while another student's document waits (the job queue takes " +
       'turns between students; a turn ends after the page in progress, on the same warm worker)',
-  }),
-  IMAGE_MAX_PIXELS: doc(positiveInt(40_000_000), {
-    default: code(40000000),
-    meaning:
-      'largest image decoded, checked from its header before decoding: profile and chat images (refused with 422 ' +
+  ),
+  IMAGE_MAX_PIXELS: wholeNumber(
+    40_000_000,
+    'largest image decoded, checked from its header before decoding: profile and chat images (refused with 422 ' +
       '`image_too_large`), OCR of images, images inside PDFs, PDF pages rendered for OCR',
-  }),
-  DOCUMENT_MAX_PAGES: doc(positiveInt(500), {
-    default: code(500),
-    meaning: "pages a PDF may have; a longer one fails as unreadable ('The document has more than 500 pages.')",
-  }),
-  WORKER_MEMORY_MB: doc(positiveInt(1024), {
-    default: code(1024),
-    meaning:
-      'V8 heap of each document worker thread; a file that needs more ends only that thread and fails as ' +
+  ),
+  DOCUMENT_MAX_PAGES: wholeNumber(
+    500,
+    "pages a PDF may have; a longer one fails as unreadable ('The document has more than 500 pages.')",
+  ),
+  WORKER_MEMORY_MB: wholeNumber(
+    1024,
+    'V8 heap of each document worker thread; a file that needs more ends only that thread and fails as ' +
       'unreadable. DOCX/PPTX/XLSX are also capped before parsing (10,000 entries, 64 MB per entry, 256 MB in all, ' +
       "ratio 200:1 above 1 MB) and so are a PDF's Flate streams (64 MB each)",
-  }),
+  ),
 };
 
 export type Settings = z.output<z.ZodObject<typeof settingsShape>>;
