@@ -385,14 +385,9 @@ describe('editing and deleting one’s own messages', () => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('edits and deletions across two instances on PostgreSQL', () => {
   const cast = twoInstanceCast();
-  let one: TestApp;
-  let ada: TestUser;
-  let bob: TestUser;
-  beforeAll(() => {
-    ({ one, ada, bob } = cast);
-  });
 
   it('a change made through instance 1 reaches the friend and the sender’s other tab on instance 2', async () => {
+    const { one, ada, bob } = cast;
     const { adaOnTwo, bobOnTwo } = await cast.socketsOnTwo();
     const ref = chatRef(ada, bob);
     const sent = (await post(one.app, ada, ref, { content: 'across instances' })).json().message as ChatMessage;

@@ -335,14 +335,9 @@ describe('replies and reactions', () => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('reactions across two instances on PostgreSQL', () => {
   const cast = twoInstanceCast();
-  let one: TestApp;
-  let ada: TestUser;
-  let bob: TestUser;
-  beforeAll(() => {
-    ({ one, ada, bob } = cast);
-  });
 
   it('a reaction made through instance 1 reaches the friend and the reactor’s other tab on instance 2', async () => {
+    const { one, ada, bob } = cast;
     const { adaOnTwo, bobOnTwo } = await cast.socketsOnTwo();
     const ref = chatRef(ada, bob);
     const sent = (await post(one.app, bob, ref, { content: 'across instances' })).json().message as ChatMessage;
