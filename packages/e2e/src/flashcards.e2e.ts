@@ -23,17 +23,29 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
 }
 
-/** Axe once transitions settle, then the pictures at this width and on a phone. */
+/**
+ * Waits for the shell's layout at the page's width: on a phone (768 px and below) the navigation has slid off the
+ * screen, on a wider page it stands beside the content.
+ */
+async function laidOut(page: Page, phone: boolean): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect.poll(() => nav.evaluate((el) => el.getBoundingClientRect().right > 0)).toBe(!phone);
+}
+
+/**
+ * Axe (it waits for transitions to settle) in both colour schemes at this width, then in the shown scheme on a
+ * phone (the colours are the wide screen's; the phone layout is judged in full), and the pictures at both widths.
+ */
 async function checkScreen(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(300);
   await expectAccessible(page);
   await shoot(page, name);
   const wide = page.viewportSize()!;
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.waitForTimeout(300);
-  await expectAccessible(page);
+  await laidOut(page, true);
+  await expectAccessible(page, { otherScheme: false });
   await shoot(page, name);
   await page.setViewportSize(wide);
+  await laidOut(page, false);
 }
 
 async function choose(page: Page, label: string, option: string) {
