@@ -225,7 +225,9 @@ describe('kill -9 while clients send', () => {
     // Client i writes to its pair's chat and to the group.
     const targets = [chat(0, 1), chat(0, 1), chat(2, 3), chat(2, 3)];
     for (const c of clients) c.connect();
-    await sleep(500);
+    // Every socket has said hello (its cursor) before the sends start: a client whose socket was still opening would
+    // miss the first messages and, killed before its hello, would reconnect without a cursor and never resync.
+    await expect.poll(() => clients.every((c) => c.cursor !== null), { timeout: 60_000 }).toBe(true);
 
     const sending = clients.map(async (c, i) => {
       for (let n = 0; n < PER_CLIENT; n++) await c.send(n % 3 === 0 ? groupRef : targets[i]!, `c${i}-${n}`);
