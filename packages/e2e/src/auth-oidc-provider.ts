@@ -1,12 +1,10 @@
-// A real OpenID Connect provider (oidc-provider, with its development login form) for the social sign-in journey.
+// The server tests' OpenID Connect provider (oidc-provider, with its development login form) for the social sign-in
+// journey, made once the app's callback address is known.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider, { type ProviderContext } from 'oidc-provider';
+import { testProvider, type TestAccount } from '../../server/src/features/auth/oidc-test-provider.ts';
 
-export interface ProviderAccount {
-  email: string;
-  emailVerified: boolean;
-}
+export type ProviderAccount = TestAccount;
 
 export interface OidcProvider {
   issuer: string;
@@ -34,41 +32,7 @@ export async function startOidcProvider(accounts: Record<string, ProviderAccount
     clientId,
     clientSecret,
     setRedirectUri(redirectUri) {
-      const provider = new Provider(issuer, {
-        clients: [
-          {
-            client_id: clientId,
-            client_secret: clientSecret,
-            redirect_uris: [redirectUri],
-            grant_types: ['authorization_code'],
-            response_types: ['code'],
-            token_endpoint_auth_method: 'client_secret_post',
-          },
-        ],
-        claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-        pkce: { required: () => true },
-        cookies: { keys: ['e2e-cookie-key'] },
-        ttl: { AccessToken: 600, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
-        features: { devInteractions: { enabled: true } },
-        async findAccount(_ctx: unknown, id: string) {
-          const account = accounts[id];
-          if (!account) return undefined;
-          return {
-            accountId: id,
-            claims: async () => ({ sub: id, email: account.email, email_verified: account.emailVerified }),
-          };
-        },
-        // Consent is granted at once; the person only sees the provider's login form.
-        async loadExistingGrant(ctx: ProviderContext) {
-          const grant = new ctx.oidc.provider.Grant({
-            clientId: ctx.oidc.client.clientId,
-            accountId: ctx.oidc.session.accountId,
-          });
-          grant.addOIDCScope('openid email');
-          await grant.save();
-          return grant;
-        },
-      });
+      const provider = testProvider(issuer, { clientId, clientSecret, redirectUri, accounts });
       handler = provider.callback();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

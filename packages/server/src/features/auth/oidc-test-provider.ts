@@ -17,22 +17,25 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(opts: {
-  redirectUri: string;
-  accounts: Record<string, TestAccount>;
-  /** Put email claims in the ID token too (like Google); by default only the userinfo endpoint has them. */
-  emailInIdToken?: boolean;
-}): Promise<TestOidcProvider> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const clientId = 'studybuddy-test';
-  const clientSecret = 'studybuddy-test-secret-0123456789';
-  const provider = new Provider(issuer, {
+/**
+ * The provider itself (also the e2e journey's): one first-party client, PKCE, consent granted at once, so only the
+ * development login form is shown; email claims from the userinfo endpoint unless `emailInIdToken`.
+ */
+export function testProvider(
+  issuer: string,
+  opts: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    accounts: Record<string, TestAccount>;
+    emailInIdToken?: boolean;
+  },
+): Provider {
+  return new Provider(issuer, {
     clients: [
       {
-        client_id: clientId,
-        client_secret: clientSecret,
+        client_id: opts.clientId,
+        client_secret: opts.clientSecret,
         redirect_uris: [opts.redirectUri],
         grant_types: ['authorization_code'],
         response_types: ['code'],
@@ -53,7 +56,6 @@ export async function startOidcProvider(opts: {
         claims: async () => ({ sub: id, email: account.email, email_verified: account.emailVerified }),
       };
     },
-    // Consent is granted at once (a first-party client); only the login form is shown.
     async loadExistingGrant(ctx: ProviderContext) {
       const grant = new ctx.oidc.provider.Grant({
         clientId: ctx.oidc.client.clientId,
@@ -64,6 +66,20 @@ export async function startOidcProvider(opts: {
       return grant;
     },
   });
+}
+
+export async function startOidcProvider(opts: {
+  redirectUri: string;
+  accounts: Record<string, TestAccount>;
+  /** Put email claims in the ID token too (like Google); by default only the userinfo endpoint has them. */
+  emailInIdToken?: boolean;
+}): Promise<TestOidcProvider> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clientId = 'studybuddy-test';
+  const clientSecret = 'studybuddy-test-secret-0123456789';
+  const provider = testProvider(issuer, { clientId, clientSecret, ...opts });
   server.on('request', provider.callback());
 
   return {
