@@ -1,18 +1,11 @@
+import type { CanvasCourseFile } from '../../platform/registry.ts';
+
 /**
  * What the documents feature needs from Canvas: the files of a course (with the module they appear in)
  * and one file's bytes. The LMS feature provides it (see documents.feature.ts); errors carry their kind.
+ * A course file is the registry's shape, as the LMS feature lists it.
  */
-export interface CanvasFileInfo {
-  id: string;
-  displayName: string;
-  filename: string;
-  size: number;
-  /** Canvas download address (capability URL). */
-  url: string;
-  contentType: string;
-  createdAt: string | null;
-  moduleName: string | null;
-}
+export type CanvasFileInfo = CanvasCourseFile;
 
 export type CanvasFailure = 'not_connected' | 'forbidden' | 'auth' | 'not_found' | 'unreachable' | 'failed';
 
