@@ -139,6 +139,20 @@ export async function targetsOf(
     );
 }
 
+/** Of these students and groups, the pairs where the student muted the group, as `userId|groupId`. */
+export async function mutedPairs(
+  db: Db,
+  userIds: readonly string[],
+  groupIds: readonly string[],
+): Promise<Set<string>> {
+  if (!userIds.length || !groupIds.length) return new Set();
+  const rows = await db
+    .select({ userId: pushMutedGroups.userId, groupId: pushMutedGroups.groupId })
+    .from(pushMutedGroups)
+    .where(and(inArray(pushMutedGroups.userId, [...userIds]), inArray(pushMutedGroups.groupId, [...groupIds])));
+  return new Set(rows.map((r) => `${r.userId}|${r.groupId}`));
+}
+
 /** A tab became visible (or is still): visible until `ttlMs` from now unless refreshed. */
 export async function markVisible(db: Db, socketId: string, userId: string, ttlMs: number): Promise<void> {
   const until = sql`now() + ${`${Math.round(ttlMs)} milliseconds`}::interval`;

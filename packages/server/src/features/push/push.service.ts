@@ -17,6 +17,7 @@ import type { PushNotices, Registry } from '../../platform/registry.ts';
 import { badRequest, forbidden } from '../../platform/errors.ts';
 import { quotaExceeded } from '../../platform/quota.ts';
 import { endpointAllowed, keysValid } from './endpoint-policy.ts';
+import { createMessageNotices } from './message-notices.ts';
 import { Presence } from './presence.ts';
 import { PushSender, type Delivery } from './push-sender.ts';
 import * as repo from './push.repository.ts';
@@ -40,7 +41,7 @@ export const forgetSessions = (db: Db, sessionIds: string[]): Promise<void> =>
 
 /** Looks up a notice's subscriptions and queues it (none once the service is closed). */
 interface Scheduler {
-  schedule(find: () => Promise<Delivery[]>): void;
+  schedule(find: () => Promise<Delivery[]>): boolean;
   deliveries(
     userIds: readonly string[],
     notice: { kind: 'messages' | 'friendRequests'; groupId?: string },
@@ -49,38 +50,9 @@ interface Scheduler {
   idle(): Promise<void>;
 }
 
-/** The notices: what other features send (`ctx.registry.push`) and the notice of a conversation's message. */
-function noticesOf({ schedule, deliveries, idle }: Scheduler, registry: Registry) {
-  /** The notice of a conversation's message (one tag per conversation) with `body`, to the recipients but its sender. */
-  function scheduleMessageNotice(message: ChatMessage, recipients: string[], body: string): void {
-    const senderId = message.senderId;
-    const to = recipients.filter((id) => id !== senderId);
-    if (!to.length || !senderId) return;
-    const { conversation } = message;
-    schedule(async () => {
-      if (conversation.kind === 'chat') {
-        const payload: PushPayload = {
-          title: message.senderName,
-          body,
-          url: `${ROUTES.friends}?friend=${encodeURIComponent(senderId)}`,
-          tag: `chat:${conversation.id}`,
-        };
-        return deliveries(to, { kind: 'messages' }, payload);
-      }
-      const name = (await registry.conversationKinds.get('group')?.title(conversation.id)) ?? null;
-      if (name === null) return [];
-      const payload: PushPayload = {
-        title: MSG.push.groupMessageTitle(name, message.senderName),
-        body,
-        url: `${ROUTES.groups}?group=${encodeURIComponent(conversation.id)}`,
-        tag: `group:${conversation.id}`,
-      };
-      return deliveries(to, { kind: 'messages', groupId: conversation.id }, payload);
-    });
-  }
-
-  /** What other features send (`ctx.registry.push`). */
-  const notices: PushNotices = {
+/** The notices other features send (`ctx.registry.push`). */
+function noticesOf({ schedule, deliveries, idle }: Scheduler) {
+  return {
     friendRequest(from, toUserId, requestId) {
       const payload: PushPayload = {
         title: MSG.push.friendRequestTitle,
@@ -108,9 +80,7 @@ function noticesOf({ schedule, deliveries, idle }: Scheduler, registry: Registry
       schedule(() => deliveries(userIds, { kind: 'messages', ...(groupId ? { groupId } : {}) }, payload));
     },
     idle,
-  };
-
-  return { notices, scheduleMessageNotice };
+  } satisfies PushNotices;
 }
 
 /**
@@ -133,9 +103,7 @@ export function createPushService(deps: PushDeps) {
   });
   deps.realtime.onSocketClosed(({ userId, socketId }) => presence.set(userId, socketId, false));
 
-  const schedule = (find: () => Promise<Delivery[]>): void => {
-    if (open) sender.schedule(find);
-  };
+  const schedule = (find: () => Promise<Delivery[]>): boolean => open && sender.schedule(find);
 
   async function deliveries(
     userIds: readonly string[],
@@ -146,7 +114,8 @@ export function createPushService(deps: PushDeps) {
     return targets.map((subscription) => ({ subscription, payload }));
   }
 
-  const { notices, scheduleMessageNotice } = noticesOf({ schedule, deliveries, idle: () => sender.idle() }, registry);
+  const notices = noticesOf({ schedule, deliveries, idle: () => sender.idle() });
+  const messageNotices = createMessageNotices({ db, registry, schedule });
 
   async function settingsView(userId: string): Promise<PushSettingsView> {
     const [settings, mutedGroups] = await Promise.all([repo.readSettings(db, userId), repo.mutedGroupsOf(db, userId)]);
@@ -203,11 +172,7 @@ export function createPushService(deps: PushDeps) {
      * several messages of one conversation only the newest is announced (they share one notification anyway).
      */
     notifyNewMessages(written: { message: ChatMessage; recipients: string[] }[]): void {
-      const newest = new Map<string, { message: ChatMessage; recipients: string[] }>();
-      for (const w of written) newest.set(`${w.message.conversation.kind}:${w.message.conversation.id}`, w);
-      for (const { message, recipients } of newest.values()) {
-        scheduleMessageNotice(message, recipients, previewOf(message.type, message.content));
-      }
+      messageNotices.add(written.map((w) => ({ ...w, body: previewOf(w.message.type, w.message.content) })));
     },
 
     /**
@@ -227,7 +192,7 @@ export function createPushService(deps: PushDeps) {
     }) {
       if (!newest) return;
       if (Date.now() - Date.parse(message.createdAt) > PUSH_LIMITS.ttlSeconds * 1000) return;
-      scheduleMessageNotice(message, recipients, MSG.chat.messageDeleted);
+      messageNotices.add([{ message, recipients, body: MSG.chat.messageDeleted }]);
     },
 
     /** Stops sending (the app closes). */

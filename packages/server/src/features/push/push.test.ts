@@ -7,7 +7,10 @@ import { pushSubscriptions, pushVisibleTabs, users } from '../../db/schema.ts';
 import { WsTestClient } from '../../platform/realtime/ws-test-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
+import type { ChatMessage, ConversationRef } from '@studybuddy/shared/chat';
 import { chatRef, friends, post } from '../chat/chat.test-kit.ts';
+import { createMessageNotices } from './message-notices.ts';
+import type { Delivery } from './push-sender.ts';
 import {
   browserKeys,
   decryptPush,
@@ -240,6 +243,40 @@ describe('Web Push notices', () => {
     await inject(ben, 'PUT', '/api/push/settings', { messages: false, friendRequests: true });
     await post(t.app, ada, chatRef(ada, ben), { content: 'muted by the switch' });
     expect(await noticesAt(benDevice)).toHaveLength(1);
+  });
+
+  it('looks up the notices of messages written together at once, each to its own recipients, mutes per group', async () => {
+    const [ada, ben, cat] = await friends(t.app, 3, ['Ada', 'Ben', 'Cat']);
+    const created = await inject(ada, 'POST', '/api/groups', { name: 'Optics', memberIds: [ben.id, cat.id] });
+    const group = { kind: 'group', id: created.json().id as string } as const;
+    await subscribeDevice(ben);
+    await subscribeDevice(cat);
+    await inject(ben, 'PUT', `/api/push/groups/${group.id}/mute`, { muted: true });
+    const sent = async (from: TestUser, ref: ConversationRef, content: string) =>
+      (await post(t.app, from, ref, { content })).json<{ message: ChatMessage }>().message;
+    const batch = [
+      { message: await sent(ada, chatRef(ada, ben), 'to Ben'), recipients: [ada.id, ben.id] },
+      { message: await sent(ada, group, 'to the group'), recipients: [ada.id, ben.id, cat.id] },
+      { message: await sent(cat, chatRef(cat, ben), 'Cat to Ben'), recipients: [cat.id, ben.id] },
+    ].map((n) => ({ ...n, body: n.message.content }));
+
+    const lookUps: Promise<Delivery[]>[] = [];
+    const notices = createMessageNotices({
+      db: t.app.ctx.db,
+      registry: t.app.ctx.registry,
+      schedule: (find) => lookUps.push(find()) > 0,
+    });
+    notices.add(batch);
+    expect(lookUps).toHaveLength(1);
+    const deliveries = (await Promise.all(lookUps)).flat();
+    const to = (user: TestUser) =>
+      deliveries
+        .filter((d) => d.subscription.userId === user.id)
+        .map((d) => d.payload.body)
+        .sort();
+    expect(to(ben)).toEqual(['Cat to Ben', 'to Ben']);
+    expect(to(cat)).toEqual(['to the group']);
+    expect(to(ada)).toEqual([]);
   });
 
   it('sends group messages to members, not to one who muted the group, nor to one who left', async () => {
