@@ -5,75 +5,34 @@ export interface CatalogCourse {
   topics: string[];
 }
 
-export const CATALOG: CatalogCourse[] = [
-  {
-    code: 'COM SCI 31',
-    title: 'Introduction to Computer Science I',
-    topics: ['Hello, C++', 'Control Flow', 'Strings', 'Functions', 'Arrays', 'Pointers', 'Structs', 'Classes'],
-  },
-  {
-    code: 'MATH 31B',
-    title: 'Integration and Infinite Series',
-    topics: ['Exponentials', 'Inverse Functions', 'Integration by Parts', 'Improper Integrals', 'Sequences', 'Series'],
-  },
-  {
-    code: 'PHYSICS 1A',
-    title: 'Mechanics',
-    topics: ['Kinematics', "Newton's Laws", 'Work and Energy', 'Momentum', 'Rotation', 'Oscillations'],
-  },
-  {
-    code: 'CHEM 14A',
-    title: 'Atomic and Molecular Structure',
-    topics: ['Quantum Numbers', 'Electron Configuration', 'Lewis Structures', 'VSEPR', 'Hybridization', 'Acids'],
-  },
-  {
-    code: 'ECON 1',
-    title: 'Principles of Economics',
-    topics: ['Supply and Demand', 'Elasticity', 'Consumer Choice', 'Costs', 'Competition', 'Monopoly'],
-  },
-  {
-    code: 'PSYCH 10',
-    title: 'Introductory Psychology',
-    topics: ['Research Methods', 'The Brain', 'Perception', 'Learning', 'Memory', 'Development'],
-  },
-  {
-    code: 'STATS 10',
-    title: 'Introduction to Statistical Reasoning',
-    topics: ['Data Collection', 'Distributions', 'Correlation', 'Probability', 'Sampling', 'Confidence Intervals'],
-  },
-  {
-    code: 'LING 20',
-    title: 'Introduction to Linguistics',
-    topics: ['Phonetics', 'Phonology', 'Morphology', 'Syntax', 'Semantics', 'Language Change'],
-  },
-  {
-    code: 'HIST 13A',
-    title: 'History of the United States',
-    topics: ['Colonial America', 'Revolution', 'The Constitution', 'Jacksonian Era', 'Expansion', 'Civil War'],
-  },
-  {
-    code: 'ENGCOMP 3',
-    title: 'English Composition, Rhetoric, and Language',
-    topics: ['Rhetorical Situation', 'Close Reading', 'Thesis', 'Evidence', 'Counterargument', 'Revision'],
-  },
-  {
-    code: 'LS 7A',
-    title: 'Cell and Molecular Biology',
-    topics: ['Macromolecules', 'Membranes', 'Enzymes', 'Respiration', 'Photosynthesis', 'Cell Cycle'],
-  },
-  {
-    code: 'PHILOS 7',
-    title: 'Introduction to Philosophy of Mind',
-    topics: ['Dualism', 'Behaviorism', 'Identity Theory', 'Functionalism', 'Consciousness', 'Free Will'],
-  },
-];
+/** One course from `code | title | topic; topic; …` (its weekly topics in order). */
+function course(line: string): CatalogCourse {
+  const [code = '', title = '', topics = ''] = line.split('|').map((cell) => cell.trim());
+  return { code, title, topics: topics.split(';').map((topic) => topic.trim()) };
+}
+
+export const CATALOG: CatalogCourse[] = `
+COM SCI 31 | Introduction to Computer Science I | Hello, C++; Control Flow; Strings; Functions; Arrays; Pointers; Structs; Classes
+MATH 31B | Integration and Infinite Series | Exponentials; Inverse Functions; Integration by Parts; Improper Integrals; Sequences; Series
+PHYSICS 1A | Mechanics | Kinematics; Newton's Laws; Work and Energy; Momentum; Rotation; Oscillations
+CHEM 14A | Atomic and Molecular Structure | Quantum Numbers; Electron Configuration; Lewis Structures; VSEPR; Hybridization; Acids
+ECON 1 | Principles of Economics | Supply and Demand; Elasticity; Consumer Choice; Costs; Competition; Monopoly
+PSYCH 10 | Introductory Psychology | Research Methods; The Brain; Perception; Learning; Memory; Development
+STATS 10 | Introduction to Statistical Reasoning | Data Collection; Distributions; Correlation; Probability; Sampling; Confidence Intervals
+LING 20 | Introduction to Linguistics | Phonetics; Phonology; Morphology; Syntax; Semantics; Language Change
+HIST 13A | History of the United States | Colonial America; Revolution; The Constitution; Jacksonian Era; Expansion; Civil War
+ENGCOMP 3 | English Composition, Rhetoric, and Language | Rhetorical Situation; Close Reading; Thesis; Evidence; Counterargument; Revision
+LS 7A | Cell and Molecular Biology | Macromolecules; Membranes; Enzymes; Respiration; Photosynthesis; Cell Cycle
+PHILOS 7 | Introduction to Philosophy of Mind | Dualism; Behaviorism; Identity Theory; Functionalism; Consciousness; Free Will
+`
+  .trim()
+  .split('\n')
+  .map(course);
 
 /** Concluded last term: only listed with enrollment_state=completed. */
-export const COMPLETED_COURSE: CatalogCourse = {
-  code: 'MATH 31A',
-  title: 'Differential and Integral Calculus',
-  topics: ['Limits', 'Derivatives', 'Chain Rule', 'Optimization', 'Integrals', 'Fundamental Theorem'],
-};
+export const COMPLETED_COURSE: CatalogCourse = course(
+  'MATH 31A | Differential and Integral Calculus | Limits; Derivatives; Chain Rule; Optimization; Integrals; Fundamental Theorem',
+);
 
 export const ASSIGNMENT_GROUPS = [
   { name: 'Homework', weight: 30 },
