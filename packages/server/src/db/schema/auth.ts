@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { cascadeRef, createdAt } from './columns.ts';
 
 /** Accounts: one row per person who can sign in. */
 export const users = pgTable('users', {
@@ -16,9 +16,7 @@ export const sessions = pgTable(
   {
     /** SHA-256 of the cookie token; the token itself is never stored. */
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** When the browser last used the session (moved forward at most once every few minutes). */
@@ -34,9 +32,7 @@ export const authCodes = pgTable(
   'auth_codes',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     purpose: text('purpose', { enum: ['verifyEmail', 'resetPassword'] }).notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -50,9 +46,7 @@ export const oauthIdentities = pgTable(
   {
     provider: text('provider').notNull(),
     subject: text('subject').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('oauth_identities_provider_subject').on(t.provider, t.subject)],

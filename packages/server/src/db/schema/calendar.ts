@@ -1,5 +1,5 @@
 import { pgTable, uniqueIndex, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -7,9 +7,7 @@ import { users } from './auth.ts';
  * the refresh token are encrypted with SECRET_KEY (bound to the user id) and never sent to the browser.
  */
 export const calendarGoogleTokens = pgTable('calendar_google_tokens', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   accessToken: text('access_token').notNull(),
   refreshToken: text('refresh_token'),
   /** From the provider's expires_in. */
@@ -27,9 +25,7 @@ export const calendarGoogleTokens = pgTable('calendar_google_tokens', {
 export const calendarFeeds = pgTable(
   'calendar_feeds',
   {
-    userId: text('user_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id).primaryKey(),
     tokenHash: text('token_hash').notNull(),
     tokenBox: text('token_box').notNull(),
     createdAt: createdAt(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { at, createdAt, lastMessageColumns } from './columns.ts';
+import { at, cascadeRef, createdAt, lastMessageColumns } from './columns.ts';
 import { users } from './auth.ts';
 
 /** One-to-one chats of requirements §3; id = the two user ids sorted and joined by '_' (user_a < user_b). */
@@ -8,12 +8,8 @@ export const chats = pgTable(
   'chats',
   {
     id: text('id').primaryKey(),
-    userA: text('user_a')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    userB: text('user_b')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userA: cascadeRef('user_a', () => users.id),
+    userB: cascadeRef('user_b', () => users.id),
     ...lastMessageColumns(),
     createdAt: createdAt(),
   },
@@ -62,9 +58,7 @@ export const messages = pgTable(
 export const readState = pgTable(
   'read_state',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     conversationKind: text('conversation_kind', { enum: ['chat', 'group'] }).notNull(),
     conversationId: text('conversation_id').notNull(),
     lastReadCursor: bigint('last_read_cursor', { mode: 'number' }).notNull().default(0),
@@ -81,12 +75,8 @@ export const readState = pgTable(
 export const messageReactions = pgTable(
   'message_reactions',
   {
-    messageId: text('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    messageId: cascadeRef('message_id', () => messages.id),
+    userId: cascadeRef('user_id', () => users.id),
     emoji: text('emoji').notNull(),
     createdAt: createdAt(),
   },

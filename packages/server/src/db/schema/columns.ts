@@ -1,7 +1,11 @@
-import { bigint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 export const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 export const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A required reference to another row (its id), deleted with that row. */
+export const cascadeRef = <TName extends string>(name: TName, target: () => AnyPgColumn) =>
+  text(name).notNull().references(target, { onDelete: 'cascade' });
 
 /** A conversation's last message, kept on its row (chats and groups) for the lists. */
 export const lastMessageColumns = () => ({

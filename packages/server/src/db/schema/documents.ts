@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { CitationDto, ShortAnswerDto } from '@studybuddy/shared/documents-api';
-import { at, createdAt } from './columns.ts';
+import { at, cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -12,9 +12,7 @@ export const courseDocuments = pgTable(
   'course_documents',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     courseId: text('course_id').notNull(),
     name: text('name').notNull(),
     /** Requirements §5 type by extension: document, presentation, spreadsheet, video, audio, image, other. */
@@ -63,9 +61,7 @@ export const courseDocuments = pgTable(
 export const documentPages = pgTable(
   'document_pages',
   {
-    documentId: text('document_id')
-      .notNull()
-      .references(() => courseDocuments.id, { onDelete: 'cascade' }),
+    documentId: cascadeRef('document_id', () => courseDocuments.id),
     page: integer('page').notNull(),
     unit: text('unit').notNull(),
     label: text('label').notNull(),
@@ -80,12 +76,8 @@ export const documentQuestions = pgTable(
   'document_questions',
   {
     id: text('id').primaryKey(),
-    documentId: text('document_id')
-      .notNull()
-      .references(() => courseDocuments.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    documentId: cascadeRef('document_id', () => courseDocuments.id),
+    userId: cascadeRef('user_id', () => users.id),
     question: text('question').notNull(),
     answer: text('answer').notNull(),
     /** The words that answer in their sentence (issue 28); null when none was found. */

@@ -1,6 +1,6 @@
 import { bigint, boolean, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { UploadedFile } from '@studybuddy/shared/files';
-import { at, createdAt } from './columns.ts';
+import { at, cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -10,9 +10,7 @@ import { users } from './auth.ts';
 export const storedFiles = pgTable(
   'stored_files',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     path: text('path').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
@@ -30,9 +28,7 @@ export const resumableUploads = pgTable(
   {
     /** `<userId>.<random>`, as in the upload's URL. */
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     size: bigint('size', { mode: 'number' }).notNull(),
     /** The tus Upload-Metadata (target, filename, filetype and the target's params). */
     metadata: jsonb('metadata').$type<Record<string, string | null>>().notNull(),

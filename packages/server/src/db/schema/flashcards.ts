@@ -1,5 +1,5 @@
 import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { at, createdAt } from './columns.ts';
+import { at, cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -11,9 +11,7 @@ export const flashcardDecks = pgTable(
   'flashcard_decks',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: cascadeRef('owner_id', () => users.id),
     name: text('name').notNull(),
     /** The document it was made from (no reference: the document may go, the deck stays). */
     documentId: text('document_id'),
@@ -28,9 +26,7 @@ export const flashcards = pgTable(
   'flashcards',
   {
     id: text('id').primaryKey(),
-    deckId: text('deck_id')
-      .notNull()
-      .references(() => flashcardDecks.id, { onDelete: 'cascade' }),
+    deckId: cascadeRef('deck_id', () => flashcardDecks.id),
     /** term, cloze or manual */
     kind: text('kind').notNull(),
     front: text('front').notNull(),
@@ -48,12 +44,8 @@ export const flashcards = pgTable(
 export const flashcardProgress = pgTable(
   'flashcard_progress',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    cardId: text('card_id')
-      .notNull()
-      .references(() => flashcards.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    cardId: cascadeRef('card_id', () => flashcards.id),
     due: at('due').notNull(),
     stability: doublePrecision('stability').notNull(),
     difficulty: doublePrecision('difficulty').notNull(),
@@ -72,9 +64,7 @@ export const flashcardProgress = pgTable(
 export const flashcardShares = pgTable(
   'flashcard_shares',
   {
-    deckId: text('deck_id')
-      .notNull()
-      .references(() => flashcardDecks.id, { onDelete: 'cascade' }),
+    deckId: cascadeRef('deck_id', () => flashcardDecks.id),
     /** The groups feature's group (no reference: another owner's table; a gone group shares nothing). */
     groupId: text('group_id').notNull(),
     createdAt: createdAt(),
@@ -83,9 +73,7 @@ export const flashcardShares = pgTable(
 );
 
 export const flashcardSettings = pgTable('flashcard_settings', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   dailyReminder: boolean('daily_reminder').notNull().default(true),
   /** The UTC day of the last reminder sent (at most one a day). */
   remindedOn: date('reminded_on', { mode: 'string' }),
@@ -103,9 +91,7 @@ export const flashcardQuizzes = pgTable(
   'flashcard_quizzes',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     documentId: text('document_id').notNull(),
     documentName: text('document_name').notNull(),
     questions: jsonb('questions').$type<QuizItem[]>().notNull(),

@@ -1,5 +1,5 @@
 import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { createdAt, lastMessageColumns } from './columns.ts';
+import { cascadeRef, createdAt, lastMessageColumns } from './columns.ts';
 import { users } from './auth.ts';
 
 /** Groups and hot groups of requirements §3 (a hot group's id is `{courseId}_{itemId}`, also kept as hot_group_id). */
@@ -18,12 +18,8 @@ export const groups = pgTable('groups', {
 export const groupMembers = pgTable(
   'group_members',
   {
-    groupId: text('group_id')
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: cascadeRef('group_id', () => groups.id),
+    userId: cascadeRef('user_id', () => users.id),
     joinedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
@@ -36,15 +32,9 @@ export const groupMembers = pgTable(
 export const groupInvitations = pgTable(
   'group_invitations',
   {
-    groupId: text('group_id')
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    invitedBy: text('invited_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: cascadeRef('group_id', () => groups.id),
+    userId: cascadeRef('user_id', () => users.id),
+    invitedBy: cascadeRef('invited_by', () => users.id),
     /** The course as the inviter's profile names it. */
     course: text('course').notNull(),
     createdAt: createdAt(),

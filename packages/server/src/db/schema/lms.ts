@@ -1,4 +1,5 @@
 import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { cascadeRef } from './columns.ts';
 import type { CourseworkItem, SkippedCourse } from '@studybuddy/shared/lms';
 import { users } from './auth.ts';
 
@@ -7,9 +8,7 @@ import { users } from './auth.ts';
  * they connect; both cleared on disconnect). Moved here from the profile by migration 0015.
  */
 export const lmsConnections = pgTable('lms_connections', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   canvasUrl: text('canvas_url').notNull().default(''),
   canvasAccessToken: text('canvas_access_token').notNull().default(''),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -17,9 +16,7 @@ export const lmsConnections = pgTable('lms_connections', {
 
 /** The server-side coursework cache (requirements §3 userCache): one row per user, trusted for 24 hours. */
 export const courseworkCache = pgTable('coursework_cache', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   /** The credentials the coursework was loaded with (a new token invalidates the cache). */
   connectionId: text('connection_id').notNull(),
   /** Sorted course ids the coursework covers. */
@@ -34,9 +31,7 @@ export const courseworkCache = pgTable('coursework_cache', {
 export const lmsRefreshCounts = pgTable(
   'lms_refresh_counts',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     day: text('day').notNull(),
     count: integer('count').notNull().default(0),
   },

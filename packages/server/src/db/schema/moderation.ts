@@ -1,6 +1,6 @@
 import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { ReportSnapshot } from '@studybuddy/shared/moderation';
-import { at, createdAt } from './columns.ts';
+import { at, cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -38,9 +38,7 @@ export const reports = pgTable(
 
 /** Admins granted with `npm run admin -- grant <email>` (the ADMINS setting names the others). */
 export const adminGrants = pgTable('admin_grants', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   createdAt: createdAt(),
 });
 

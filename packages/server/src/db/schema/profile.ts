@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 export interface CourseRef {
@@ -12,9 +12,7 @@ export interface CourseRef {
 export const profiles = pgTable(
   'profiles',
   {
-    userId: text('user_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id).primaryKey(),
     email: text('email').notNull(),
     emailNotificationsEnabled: boolean('email_notifications_enabled').notNull().default(true),
     college: text('college').notNull(),
@@ -49,9 +47,7 @@ export const profiles = pgTable(
 export const profileCourses = pgTable(
   'profile_courses',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     /** Lower-cased, trimmed course name: shared courses are matched on this. */
     courseKey: text('course_key').notNull(),
     name: text('name').notNull(),

@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { cascadeRef, createdAt } from './columns.ts';
 import { sessions, users } from './auth.ts';
 import { groups } from './groups.ts';
 
@@ -12,12 +12,8 @@ export const pushSubscriptions = pgTable(
   {
     /** SHA-256 of the endpoint: one row per browser subscription, whoever registers it last. */
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    sessionId: cascadeRef('session_id', () => sessions.id),
     endpoint: text('endpoint').notNull(),
     p256dh: text('p256dh').notNull(),
     auth: text('auth').notNull(),
@@ -28,9 +24,7 @@ export const pushSubscriptions = pgTable(
 
 /** Which notices a student wants; no row means all of them. */
 export const pushSettings = pgTable('push_settings', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   messages: boolean('messages').notNull().default(true),
   friendRequests: boolean('friend_requests').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -40,12 +34,8 @@ export const pushSettings = pgTable('push_settings', {
 export const pushMutedGroups = pgTable(
   'push_muted_groups',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    groupId: text('group_id')
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    groupId: cascadeRef('group_id', () => groups.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.groupId] })],
@@ -60,9 +50,7 @@ export const pushVisibleTabs = pgTable(
   {
     /** The socket's id. */
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     visibleUntil: timestamp('visible_until', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('push_visible_tabs_user_idx').on(t.userId, t.visibleUntil)],

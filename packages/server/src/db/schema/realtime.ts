@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /** App instances serving WebSockets, each with its last sign of life (one that stops beating is dropped). */
@@ -13,12 +13,8 @@ export const openSockets = pgTable(
   'open_sockets',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => realtimeInstances.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    instanceId: cascadeRef('instance_id', () => realtimeInstances.id),
     createdAt: createdAt(),
   },
   (t) => [index('open_sockets_user_idx').on(t.userId), index('open_sockets_instance_idx').on(t.instanceId)],

@@ -1,4 +1,5 @@
 import { customType, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { cascadeRef } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -15,9 +16,7 @@ const rankBits = customType<{ data: string; driverData: string }>({ dataType: ()
 export const scheduleWeeks = pgTable(
   'schedule_weeks',
   {
-    userId: text('user_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id).primaryKey(),
     timeZone: text('time_zone').notNull(),
     cells: text('cells').notNull(),
     utcFree: rankBits('utc_free').notNull(),
@@ -30,9 +29,7 @@ export const scheduleWeeks = pgTable(
 
 /** Where a student's busy times come from: an uploaded file or an https address re-read daily. */
 export const scheduleImports = pgTable('schedule_imports', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: cascadeRef('user_id', () => users.id).primaryKey(),
   kind: text('kind', { enum: ['file', 'url'] }).notNull(),
   source: text('source').notNull(),
   lastImportAt: timestamp('last_import_at', { withTimezone: true, mode: 'date' }),
@@ -43,9 +40,7 @@ export const scheduleImports = pgTable('schedule_imports', {
 export const scheduleBusy = pgTable(
   'schedule_busy',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     key: text('key').notNull(),
     seriesKey: text('series_key').notNull(),
     title: text('title').notNull(),
@@ -59,9 +54,7 @@ export const scheduleBusy = pgTable(
 export const scheduleOverrides = pgTable(
   'schedule_overrides',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     key: text('key').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],

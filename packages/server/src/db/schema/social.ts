@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { at, createdAt } from './columns.ts';
+import { at, cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -17,12 +17,8 @@ export const friendRequests = pgTable(
   'friend_requests',
   {
     id: text('id').primaryKey(),
-    fromUserId: text('from_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    toUserId: text('to_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    fromUserId: cascadeRef('from_user_id', () => users.id),
+    toUserId: cascadeRef('to_user_id', () => users.id),
     status: text('status', { enum: ['pending', 'accepted', 'declined'] })
       .notNull()
       .default('pending'),
@@ -45,12 +41,8 @@ export const friendRequests = pgTable(
 export const friendRequestMails = pgTable(
   'friend_request_mails',
   {
-    fromUserId: text('from_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    toUserId: text('to_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    fromUserId: cascadeRef('from_user_id', () => users.id),
+    toUserId: cascadeRef('to_user_id', () => users.id),
     sentAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.fromUserId, t.toUserId] })],
@@ -60,12 +52,8 @@ export const friendRequestMails = pgTable(
 export const connections = pgTable(
   'connections',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    friendId: text('friend_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    friendId: cascadeRef('friend_id', () => users.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.friendId] }), index('connections_friend_idx').on(t.friendId)],
@@ -80,12 +68,8 @@ export const connections = pgTable(
 export const blocks = pgTable(
   'blocks',
   {
-    blockerId: text('blocker_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    blockedId: text('blocked_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    blockerId: cascadeRef('blocker_id', () => users.id),
+    blockedId: cascadeRef('blocked_id', () => users.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked_idx').on(t.blockedId)],

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { at, createdAt } from './columns.ts';
+import { at, cascadeRef, createdAt } from './columns.ts';
 import { users } from './auth.ts';
 
 /**
@@ -47,12 +47,8 @@ export const studySessions = pgTable(
 export const studySessionRsvps = pgTable(
   'study_session_rsvps',
   {
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => studySessions.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: cascadeRef('session_id', () => studySessions.id),
+    userId: cascadeRef('user_id', () => users.id),
     answer: text('answer', { enum: ['going', 'maybe', 'cant'] }).notNull(),
     answeredAt: at('answered_at').notNull().defaultNow(),
   },
@@ -63,12 +59,8 @@ export const studySessionRsvps = pgTable(
 export const studySessionPresence = pgTable(
   'study_session_presence',
   {
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => studySessions.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: cascadeRef('session_id', () => studySessions.id),
+    userId: cascadeRef('user_id', () => users.id),
     goal: text('goal').notNull().default(''),
     done: boolean('done').notNull().default(false),
     seenAt: at('seen_at').notNull().defaultNow(),
