@@ -114,8 +114,12 @@ export function createPushService(deps: PushDeps) {
     return targets.map((subscription) => ({ subscription, payload }));
   }
 
-  const notices = noticesOf({ schedule, deliveries, idle: () => sender.idle() });
   const messageNotices = createMessageNotices({ db, registry, schedule });
+  const idle = async () => {
+    await messageNotices.handedOver();
+    await sender.idle();
+  };
+  const notices = noticesOf({ schedule, deliveries, idle });
 
   async function settingsView(userId: string): Promise<PushSettingsView> {
     const [settings, mutedGroups] = await Promise.all([repo.readSettings(db, userId), repo.mutedGroupsOf(db, userId)]);
@@ -198,6 +202,7 @@ export function createPushService(deps: PushDeps) {
     /** Stops sending (the app closes). */
     async close(): Promise<void> {
       open = false;
+      messageNotices.close();
       await sender.close();
       await presence.close();
     },

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import type { ChatMessage, ConversationRef } from '@studybuddy/shared/chat';
 import { chatRef, friends, post } from '../chat/chat.test-kit.ts';
-import { createMessageNotices } from './message-notices.ts';
+import { createMessageNotices, LOOKUP_GAP_MS } from './message-notices.ts';
 import type { Delivery } from './push-sender.ts';
 import {
   browserKeys,
@@ -245,7 +245,7 @@ describe('Web Push notices', () => {
     expect(await noticesAt(benDevice)).toHaveLength(1);
   });
 
-  it('looks up the notices of messages written together at once, each to its own recipients, mutes per group', async () => {
+  it('looks up the notices of a busy moment together, each to its own recipients, mutes per group', async () => {
     const [ada, ben, cat] = await friends(t.app, 3, ['Ada', 'Ben', 'Cat']);
     const created = await inject(ada, 'POST', '/api/groups', { name: 'Optics', memberIds: [ben.id, cat.id] });
     const group = { kind: 'group', id: created.json().id as string } as const;
@@ -266,8 +266,16 @@ describe('Web Push notices', () => {
       registry: t.app.ctx.registry,
       schedule: (find) => lookUps.push(find()) > 0,
     });
-    notices.add(batch);
+    notices.add(batch.slice(0, 1));
+    await notices.handedOver();
     expect(lookUps).toHaveLength(1);
+    // Notices added until the next look-up may start (LOOKUP_GAP_MS later) go in it together.
+    const next = Date.now();
+    notices.add(batch.slice(1, 2));
+    notices.add(batch.slice(2));
+    await notices.handedOver();
+    expect(Date.now() - next).toBeGreaterThanOrEqual(LOOKUP_GAP_MS - 10);
+    expect(lookUps).toHaveLength(2);
     const deliveries = (await Promise.all(lookUps)).flat();
     const to = (user: TestUser) =>
       deliveries
