@@ -12,38 +12,17 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { logIn } from './abuse/http.ts';
 import { loadLimits } from '../packages/server/src/config.ts';
 import { WorkerLane } from '../packages/server/src/features/documents/extraction/worker-lane.ts';
 import type { WorkerEvent } from '../packages/server/src/features/documents/extraction/extract-types.ts';
 import { scannedPdf, textImage, textPdf } from '../packages/server/src/features/documents/test/fixtures.ts';
+import { dropPostgres, makePostgres } from '../packages/server/src/test/postgres-databases.ts';
 
 const run = promisify(execFile);
 const pgIndex = process.argv.indexOf('--pg');
 const pgBase = pgIndex > 0 ? process.argv[pgIndex + 1] : undefined;
 
-/** A scratch PostgreSQL database for the server, dropped afterwards. */
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
-  if (!pgBase) return null;
-  const name = `sb_bench_docs_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgBase);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: pgBase });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 const root = path.resolve(import.meta.dirname, '..');
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const sec = (n: number) => `${(n / 1000).toFixed(2)} s`;
@@ -116,7 +95,7 @@ const freePort = () =>
 
 async function serverFigures(scan: Buffer, bigText: Buffer) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-bench-docs-'));
-  const database = await scratchDatabase();
+  const database = pgBase ? await makePostgres(pgBase) : undefined;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -219,7 +198,7 @@ async function serverFigures(scan: Buffer, bigText: Buffer) {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await rm(dataDir, { recursive: true, force: true });
-    await database?.drop();
+    if (database) await dropPostgres(pgBase!, database.name);
   }
 }
 

@@ -8,7 +8,6 @@
 // Env: BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_MESSAGES (1000000), BENCH_STUDENTS
 //      (10000), BENCH_RUNS (requests per kind of query, 200), BENCH_KEEP=1 keeps the scratch database,
 //      BENCH_DATABASE_URL (a database a kept run seeded: time it again without seeding).
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { cookieFor, insertStudents } from '../packages/server/src/features/social/students.fixture.ts';
+import { dropPostgres, makePostgres } from '../packages/server/src/test/postgres-databases.ts';
 
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -56,25 +56,6 @@ const RARE = Array.from(
   (_, i) => SYLLABLES[i % 16]! + SYLLABLES[Math.floor(i / 16) % 16]! + SYLLABLES[Math.floor(i / 256) % 16]!,
 );
 const VOCAB = [...new Set([...COMMON, ...RARE])];
-
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `sb_bench_search_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 /** Everything but the students, in set-based SQL. */
 async function seedConversations(client: pg.Client) {
@@ -187,15 +168,16 @@ async function seedConversations(client: pg.Client) {
 
 async function main() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sb-bench-search-'));
-  const scratch = REUSE ? { url: REUSE, drop: async () => undefined } : await scratchDatabase();
+  const scratch = REUSE ? undefined : await makePostgres(PG_URL);
+  const databaseUrl = REUSE ?? scratch!.url;
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
-    DATABASE_URL: scratch.url,
+    DATABASE_URL: databaseUrl,
     RATE_LIMITS: 'false',
   });
   const app = await buildApp(config, { logger: false });
-  const client = new pg.Client({ connectionString: scratch.url });
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const t0 = Date.now();
@@ -220,7 +202,7 @@ async function main() {
     const c = counts.rows[0]!;
     console.log(
       `seeded ${c.messages} messages in ${c.chats} chats and ${c.groups} groups (${c.members} memberships) ` +
-        `in ${((Date.now() - t0) / 1000).toFixed(0)} s${KEEP ? ` (database kept: ${scratch.url})` : ''}`,
+        `in ${((Date.now() - t0) / 1000).toFixed(0)} s${KEEP ? ` (database kept: ${databaseUrl})` : ''}`,
     );
     const perStudent = await client.query<{ p50: string; p95: string; max: string }>(
       `WITH per_conversation AS (
@@ -283,7 +265,7 @@ async function main() {
     await client.end();
     await app.close();
     await rm(dataDir, { recursive: true, force: true });
-    if (!KEEP) await scratch.drop();
+    if (scratch && !KEEP) await dropPostgres(PG_URL, scratch.name);
   }
 }
 
