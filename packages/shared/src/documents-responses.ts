@@ -61,15 +61,20 @@ export const shortAnswerSchema = z.object({
 });
 export type ShortAnswerDto = z.infer<typeof shortAnswerSchema>;
 
-export const documentQuestionSchema = z.object({
-  id: z.string(),
-  question: z.string(),
+/** An answer to a question about a document, as asked (§7 call 7) and as stored with the question. */
+const answerSchema = z.object({
   answer: z.string(),
   /** Null when no short answer was found (or for answers stored before short answers existed). */
   shortAnswer: shortAnswerSchema.nullable(),
   /** The sentence's passage first, then further passages. */
   citations: z.array(citationSchema),
   found: z.boolean(),
+});
+
+export const documentQuestionSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  ...answerSchema.shape,
   createdAt: z.string(),
 });
 export type DocumentQuestionDto = z.infer<typeof documentQuestionSchema>;
@@ -136,10 +141,7 @@ export const summaryFailedSchema = z.object({
 });
 
 export const askDocumentResponseSchema = z.object({
-  answer: z.string(),
-  shortAnswer: shortAnswerSchema.nullable(),
-  citations: z.array(citationSchema),
-  found: z.boolean(),
+  ...answerSchema.shape,
   engine: summaryEngine,
   question: documentQuestionSchema.nullable(),
 });
