@@ -36,8 +36,8 @@ async function until(check: () => boolean, timeoutMs = 5000) {
 describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
   const open: EventBus[] = [];
   const channel = `rt_test_${randomBytes(4).toString('hex')}`;
-  const bus = async () => {
-    const b = await createPgBus({ databaseUrl: url!, log: quiet, channel });
+  const bus = async (peersCheckMs?: number) => {
+    const b = await createPgBus({ databaseUrl: url!, log: quiet, channel, peersCheckMs });
     open.push(b);
     const got: Envelope[] = [];
     b.subscribe((e) => got.push(e));
@@ -79,6 +79,39 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
       const notifies = query.mock.calls.filter(([q]) => typeof q === 'string' && q.includes('pg_notify'));
       // The small ones fill 7 payloads: they went out in one statement, the twins in two.
       expect(notifies.length).toBe(3);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('sends no NOTIFY while alone; a joining instance hears everything from the moment it is up', async () => {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    const notifies = () =>
+      query.mock.calls.filter(([q, values]) => String(q).includes('unnest') && Array.isArray(values)).length;
+    try {
+      const one = await bus(20);
+      await new Promise((r) => setTimeout(r, 150));
+      one.b.publish({ topics: ['user:1'], event: event(1) });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(one.got).toHaveLength(1);
+      expect(notifies()).toBe(0);
+
+      // Up means heard: the first envelope published after the second instance is built reaches it.
+      const two = await bus(20);
+      one.b.publish({ topics: ['user:2'], event: event(2) });
+      await until(() => two.got.length === 1);
+      expect(two.got).toEqual([{ topics: ['user:2'], event: event(2) }]);
+      expect(notifies()).toBeGreaterThan(0);
+
+      // Alone again once the other has gone.
+      const [second] = open.splice(1);
+      await second!.close();
+      await new Promise((r) => setTimeout(r, 150));
+      const before = notifies();
+      one.b.publish({ topics: ['user:3'], event: event(3) });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(notifies()).toBe(before);
+      expect(one.got).toHaveLength(3);
     } finally {
       query.mockRestore();
     }
