@@ -14,7 +14,11 @@
 //             archive (mod_mam) on; the same users in one-to-one chats and MUC rooms of 10, driven by
 //             @xmpp/client at the same rates (bench/chat/ejabberd.ts)
 //   crowd     10,000 connected students on PostgreSQL (one instance): 1,000 send at 500 msg/s, the other 9,000
-//             are idle but listening (their own topic and their chat's); server RSS, memory per socket, p99
+//             are idle but listening (their own topic and their chat's); server RSS, memory per socket, p99.
+//             A crowd needs an open file per socket in the bench and in the server: the limit is raised with
+//             prlimit (root with CAP_SYS_RESOURCE), else the leg is skipped with a loud line. Past 80 % of
+//             ip_local_port_range per source address the client sockets are spread over 127.0.0.2, 127.0.0.3, …
+//             (said loudly). BENCH_CROWD=50000 is issue 29's target (≤ 1.5 GB RSS, p99 < 20 ms).
 // Modes (BENCH_MODE):
 //   ramp      (default) after BENCH_WARMUP_SECONDS (5) not counted, each run raises the rate in steps of
 //             BENCH_STEP_SECONDS (20) — 250, 500, 1,000, 1,500, 2,000 … msg/s — until delivery p99 passes 50 ms or
@@ -28,6 +32,7 @@
 //   BENCH_RUNS=pg BENCH_STEP_SECONDS=5 npm run bench chat (one leg, short steps)
 // Env: BENCH_USERS (1000), BENCH_RATES (250,500,1000,1500,2000,2500,3000,3500,4000), BENCH_P99_LIMIT (50),
 //      BENCH_CROWD (10000), BENCH_CROWD_SENDERS (1000), BENCH_CROWD_RATE (500), BENCH_CROWD_IDLE_SECONDS (20),
+//      BENCH_CROWD_PER_ADDRESS (80 % of the ephemeral ports), BENCH_HANDSHAKES (64 socket handshakes in flight),
 //      BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres),
 //      BENCH_SERVER_NODE_ARGS (extra node flags for our servers, e.g. --cpu-prof), BENCH_SEND (socket, the default, or http).
 // Helpers in bench/chat/: load.ts (population, steps, ramp), ours.ts (echo and our server), ejabberd.ts,
@@ -47,7 +52,7 @@ import {
   type Target,
 } from './chat/load.ts';
 import { echoTarget, rssOf, serverTarget } from './chat/ours.ts';
-import { procStats, sleep, withDatabase } from './chat/util.ts';
+import { ephemeralPorts, procStats, raiseOpenFiles, sleep, withDatabase } from './chat/util.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const MODE = process.env.BENCH_MODE ?? 'ramp';
@@ -67,6 +72,8 @@ const CROWD = num('BENCH_CROWD', 10_000);
 const CROWD_SENDERS = num('BENCH_CROWD_SENDERS', 1000);
 const CROWD_RATE = num('BENCH_CROWD_RATE', 500);
 const CROWD_IDLE_SECONDS = num('BENCH_CROWD_IDLE_SECONDS', 20);
+/** Client sockets per loopback source address (each has ip_local_port_range's ports towards the server). */
+const CROWD_PER_ADDRESS = num('BENCH_CROWD_PER_ADDRESS', Math.floor(ephemeralPorts() * 0.8));
 
 if (MODE !== 'ramp' && MODE !== 'fixed') throw new Error(`BENCH_MODE must be ramp or fixed, not ${MODE}`);
 
@@ -76,7 +83,7 @@ interface Run {
   steps: StepResult[];
   ramp?: RampResult;
   /** The crowd run: memory before and after its sockets connected. */
-  crowd?: { sockets: number; idleMb: number; connectedMb: number; idleCpu: number };
+  crowd?: { sockets: number; idleMb: number; connectedMb: number; settledMb: number; idleCpu: number };
   skipped?: string;
 }
 
@@ -107,8 +114,33 @@ async function drive(run: Run, target: Target, fixedRate: number, convs = talker
 
 const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + procStats(pid).cpu, 0);
 
+/**
+ * What a crowd needs of the machine: open files for a socket each in the bench and in the server (raised with
+ * prlimit when running as root), and loopback source addresses enough for its client sockets (127.0.0.2, …:
+ * each has its own ephemeral ports). Answers the addresses, or why the leg must be skipped.
+ */
+function crowdResources(): { sources: string[] } | { skip: string } {
+  const skip = raiseOpenFiles(CROWD + 2048);
+  if (skip) return { skip };
+  const n = Math.ceil(CROWD / CROWD_PER_ADDRESS);
+  if (n <= 1) return { sources: [] };
+  if (n > 250) return { skip: `${n} loopback source addresses needed (BENCH_CROWD_PER_ADDRESS ${CROWD_PER_ADDRESS})` };
+  const sources = Array.from({ length: n }, (_, k) => `127.0.0.${k + 2}`);
+  console.log(
+    `\n!!!!!! ${CROWD.toLocaleString('en')} client sockets spread over ${n} loopback source addresses ` +
+      `${sources[0]}–${sources.at(-1)} (${CROWD_PER_ADDRESS.toLocaleString('en')} each: loopback has ` +
+      `${ephemeralPorts().toLocaleString('en')} ephemeral ports per source address) !!!!!!\n`,
+  );
+  return { sources };
+}
+
 async function crowdRun(): Promise<Run> {
   const run: Run = { name: `${CROWD.toLocaleString('en')} students, PostgreSQL`, ours: true, steps: [] };
+  const resources = crowdResources();
+  if ('skip' in resources) {
+    console.log(`\n!!!!!! SKIPPED the crowd leg of ${CROWD.toLocaleString('en')}: ${resources.skip} !!!!!!\n`);
+    return { ...run, skipped: `SKIPPED: ${resources.skip}`.slice(0, 200) };
+  }
   const pop = population(CROWD, GROUPS);
   let idleMb = 0;
   await withDatabase('sb_bench_chat', async (url, name) => {
@@ -117,6 +149,7 @@ async function crowdRun(): Promise<Run> {
       instances: 1,
       database: { url, name },
       idleFrom: CROWD_SENDERS,
+      sourceAddresses: resources.sources,
       beforeSockets: (pids) => (idleMb = rssOf(pids)),
     });
     const connectedMb = rssOf(target.pids);
@@ -125,11 +158,16 @@ async function crowdRun(): Promise<Run> {
       const cpu0 = cpuOf(target.pids);
       await sleep(CROWD_IDLE_SECONDS * 1000);
       const idleCpu = (cpuOf(target.pids) - cpu0) / CROWD_IDLE_SECONDS;
-      run.crowd = { sockets: CROWD, idleMb, connectedMb, idleCpu };
+      // Right after the handshakes RSS still holds their garbage; after the idle spell, what the sockets keep.
+      const settledMb = rssOf(target.pids);
+      run.crowd = { sockets: CROWD, idleMb, connectedMb, settledMb, idleCpu };
       console.log(
         `  ${run.name}: server RSS ${fmt(idleMb, 0)} MB before the sockets, ${fmt(connectedMb, 0)} MB with ` +
-          `${CROWD} open (${fmt(((connectedMb - idleMb) * 1024) / CROWD)} KB per socket); ` +
-          `CPU ${fmt(idleCpu * 100)}% with all of them idle for ${CROWD_IDLE_SECONDS} s`,
+          `${CROWD} open (${fmt(((connectedMb - idleMb) * 1024) / CROWD)} KB per socket), ${fmt(settledMb, 0)} MB ` +
+          `after ${CROWD_IDLE_SECONDS} s idle (${fmt(((settledMb - idleMb) * 1024) / CROWD)} KB per socket); ` +
+          `CPU ${fmt(idleCpu * 100)}% with all of them idle for ${CROWD_IDLE_SECONDS} s; load ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}`,
       );
       const driver = new Driver(target, talkers(pop, CROWD_SENDERS));
       if (WARMUP_SECONDS > 0) await driver.step(CROWD_RATE, WARMUP_SECONDS, DRAIN_MS, P99_LIMIT);
@@ -266,11 +304,12 @@ function report(runs: Run[]) {
   );
   for (const r of runs) {
     if (!r.crowd) continue;
-    const { sockets, idleMb, connectedMb, idleCpu } = r.crowd;
+    const { sockets, idleMb, connectedMb, settledMb, idleCpu } = r.crowd;
     console.log(
       `${r.name}: ${CROWD_SENDERS} sending at ${CROWD_RATE} msg/s, the rest idle and subscribed; server RSS ` +
         `${fmt(idleMb, 0)} MB before the sockets, ${fmt(connectedMb, 0)} MB with ${sockets} open ` +
-        `(${fmt(((connectedMb - idleMb) * 1024) / sockets)} KB per socket), CPU ${fmt(idleCpu * 100)}% while all idle, ` +
+        `(${fmt(((connectedMb - idleMb) * 1024) / sockets)} KB per socket), ${fmt(settledMb, 0)} MB after ` +
+        `${CROWD_IDLE_SECONDS} s idle (${fmt(((settledMb - idleMb) * 1024) / sockets)} KB per socket), CPU ${fmt(idleCpu * 100)}% while all idle, ` +
         `${fmt(Math.max(...r.steps.map((s) => s.rssMb)), 0)} MB at most under load.`,
     );
   }

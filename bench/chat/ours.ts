@@ -12,32 +12,54 @@ import { conversationTopic } from '../../packages/shared/src/realtime.ts';
 import type { Handlers, Population, Target } from './load.ts';
 import { freePort, onCleanup, procStats, root, sleep, spawnLogged, stopChild } from './util.ts';
 
+/** Handshakes in flight at once while the sockets open (BENCH_HANDSHAKES). */
+const HANDSHAKES_IN_FLIGHT = Number(process.env.BENCH_HANDSHAKES ?? 64);
+
 /**
- * Opens sockets in batches so the server is not flooded with handshakes; each hears its frames from the start
- * (pings come while the others are still connecting, and a socket that leaves one unanswered is dropped).
+ * Opens one socket per url into `sockets` (by index), at most HANDSHAKES_IN_FLIGHT handshakes at a time so the
+ * server is not flooded with them; each hears its frames from the start (pings come while the others are still
+ * connecting, and a socket that leaves one unanswered is dropped). `localAddress` spreads them over loopback
+ * source addresses (each has its own ephemeral ports); a crowd shows its progress every 10 s.
  */
 async function openAll(
+  sockets: WebSocket[],
   urls: string[],
   headers: (i: number) => Record<string, string>,
   onMessage: (i: number, text: string, ws: WebSocket) => void,
-): Promise<WebSocket[]> {
-  const sockets: WebSocket[] = new Array(urls.length);
-  for (let i = 0; i < urls.length; i += 50) {
-    await Promise.all(
-      urls.slice(i, i + 50).map(
-        (url, j) =>
-          new Promise<void>((resolve, reject) => {
-            const ws = new WebSocket(url, { headers: headers(i + j) });
-            ws.on('message', (raw) => onMessage(i + j, raw.toString(), ws));
-            ws.once('open', () => resolve());
-            ws.once('error', reject);
-            sockets[i + j] = ws;
-          }),
-      ),
-    );
+  localAddress?: (i: number) => string | undefined,
+): Promise<void> {
+  const started = performance.now();
+  let shown = started;
+  let next = 0;
+  let open = 0;
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(urls[i]!, { headers: headers(i), localAddress: localAddress?.(i) });
+      ws.on('message', (raw) => onMessage(i, raw.toString(), ws));
+      ws.once('open', () => resolve());
+      // Later errors (a reset while the bench closes) must not throw out of the process.
+      ws.on('error', reject);
+      sockets[i] = ws;
+    });
+  const worker = async () => {
+    while (next < urls.length) {
+      await one(next++);
+      open++;
+      if (urls.length >= 5000 && performance.now() - shown > 10_000) {
+        shown = performance.now();
+        console.log(
+          `  ${open.toLocaleString('en')} of ${urls.length.toLocaleString('en')} sockets open (${fmtS(shown - started)})`,
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HANDSHAKES_IN_FLIGHT, urls.length) }, worker));
+  if (urls.length >= 5000) {
+    console.log(`  ${urls.length.toLocaleString('en')} sockets open in ${fmtS(performance.now() - started)}`);
   }
-  return sockets;
 }
+
+const fmtS = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function waitHealthy(url: string, logs: string[], child: ChildProcess) {
   for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(200)) {
@@ -62,7 +84,9 @@ export async function echoTarget(pop: Population): Promise<Target> {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`echo server: ${logs.join('')}`);
   }
   let handlers: Handlers | undefined;
-  const sockets = await openAll(
+  const sockets: WebSocket[] = [];
+  await openAll(
+    sockets,
     Array.from({ length: pop.users }, (_, i) => `ws://127.0.0.1:${port}/?id=${i}`),
     () => ({}),
     (i, text) => handlers?.delivered(i, text),
@@ -91,6 +115,8 @@ export interface ServerOptions {
   idleFrom?: number;
   /** Called once the server is up and before any socket connects (the crowd run's baseline memory). */
   beforeSockets?: (pids: number[]) => void;
+  /** Loopback source addresses the client sockets are spread over, round robin (none: the system's choice). */
+  sourceAddresses?: string[];
 }
 
 interface Seed {
@@ -106,7 +132,7 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
   const servers: { child: ChildProcess; url: string }[] = [];
   const sockets: WebSocket[] = [];
   const cleanup = onCleanup(async () => {
-    sockets.forEach((ws) => ws.terminate());
+    sockets.forEach((ws) => ws?.terminate());
     await Promise.all(servers.map((s) => stopChild(s.child)));
     await Promise.all(dataDirs.map((d) => rm(d, { recursive: true, force: true })));
   });
@@ -146,12 +172,16 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
     opts.beforeSockets?.(pids);
     let handlers: Handlers | undefined;
     let subscribed = 0;
+    /** Error frames before the load starts (a refused subscription), and sockets the server closed. */
+    const refused: string[] = [];
+    let closedByServer = 0;
     const onMessage = (i: number, text: string, ws: WebSocket) => {
       if (text.startsWith('{"type":"event","event":{"type":"message.created"')) {
         handlers?.delivered(i, (JSON.parse(text) as { event: { message: { id: string } } }).event.message.id);
       } else if (text.startsWith('{"type":"ack"')) {
         handlers?.acked((JSON.parse(text) as { ref: string }).ref);
       } else if (text.startsWith('{"type":"error"')) {
+        if (!handlers) refused.push(text);
         handlers?.failed((JSON.parse(text) as { ref?: string }).ref, text);
       } else if (text.startsWith('{"type":"subscribed"')) {
         subscribed++;
@@ -160,16 +190,20 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
         ws.send('{"op":"pong"}');
       }
     };
-    sockets.push(
-      ...(await openAll(
-        seed.users.map((_, i) => `${servers[i % instances]!.url.replace('http', 'ws')}/api/ws`),
-        (i) => ({ cookie: `sb_session=${seed.users[i]!.token}` }),
-        onMessage,
-      )),
+    const sources = opts.sourceAddresses ?? [];
+    await openAll(
+      sockets,
+      seed.users.map((_, i) => `${servers[i % instances]!.url.replace('http', 'ws')}/api/ws`),
+      (i) => ({ cookie: `sb_session=${seed.users[i]!.token}` }),
+      onMessage,
+      sources.length ? (i) => sources[i % sources.length] : undefined,
     );
+    for (const ws of sockets) ws.once('close', () => closedByServer++);
     if (opts.idleFrom !== undefined) {
-      // Idle students still listen to their open chat (typing, read marks), as the web client does.
+      // Idle students still listen to their open chat (typing, read marks), as the web client does: 500 chats'
+      // subscriptions at a time, each batch answered before the next.
       const idle = pop.chats.filter((c) => c.members[0]! >= opts.idleFrom!);
+      const started = performance.now();
       for (let k = 0; k < idle.length; k += 500) {
         for (const c of idle.slice(k, k + 500)) {
           const [a, b] = c.members.map((m) => seed.users[m]!.id) as [string, string];
@@ -177,9 +211,21 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
           for (const m of c.members) sockets[m]!.send(JSON.stringify({ op: 'subscribe', topic }));
         }
         const want = Math.min(idle.length, k + 500) * 2;
-        for (const deadline = Date.now() + 60_000; subscribed < want && Date.now() < deadline; ) await sleep(20);
+        for (const deadline = Date.now() + 60_000; subscribed < want && Date.now() < deadline; ) {
+          if (refused.length || closedByServer) break;
+          await sleep(20);
+        }
+        if (subscribed < want) break;
       }
-      if (subscribed < idle.length * 2) throw new Error(`only ${subscribed} of ${idle.length * 2} subscriptions`);
+      if (subscribed < idle.length * 2) {
+        throw new Error(
+          `only ${subscribed} of ${idle.length * 2} subscriptions; ${closedByServer} sockets closed by the server` +
+            (refused.length ? `; refused: ${refused[0]!.slice(0, 200)}` : ''),
+        );
+      }
+      if (idle.length >= 2500) {
+        console.log(`  ${subscribed.toLocaleString('en')} subscriptions in ${fmtS(performance.now() - started)}`);
+      }
     }
     const viaHttp = SEND_PATH === 'http';
     const agents = servers.map(() => new http.Agent({ keepAlive: true, maxSockets: 1024 }));

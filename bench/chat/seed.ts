@@ -19,7 +19,7 @@ const people = Array.from({ length: nUsers }, (_, i) => ({ id: randomUUID(), i, 
 const chunk = <T>(xs: T[], n: number) =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, k) => xs.slice(k * n, k * n + n));
 
-for (const part of chunk(people, 200)) {
+for (const part of chunk(people, 1000)) {
   await db
     .insert(users)
     .values(part.map((p) => ({ id: p.id, email: `bench${p.i}@g.ucla.edu`, passwordHash, emailVerified: true })));
@@ -49,7 +49,7 @@ const groupList = Array.from({ length: nGroups }, (_, g) => ({
 const pairs = new Set<string>();
 for (const [a, b] of chats) pairs.add(`${a}|${b}`).add(`${b}|${a}`);
 for (const g of groupList) for (const a of g.members) for (const b of g.members) if (a !== b) pairs.add(`${a}|${b}`);
-for (const part of chunk([...pairs], 500)) {
+for (const part of chunk([...pairs], 2000)) {
   await db
     .insert(connections)
     .values(part.map((p) => ({ userId: p.split('|')[0]!, friendId: p.split('|')[1]! })))

@@ -1,5 +1,5 @@
 // Small helpers of the chat benchmark: timing, process figures, child processes, databases and cleanup on exit.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -63,6 +63,52 @@ export function databaseCpuSince(before: Map<number, number>, after: Map<number,
   let sum = 0;
   for (const [pid, cpu] of after) sum += cpu - (before.get(pid) ?? cpu);
   return sum;
+}
+
+/** This process's open-file limit (soft and hard), from /proc/self/limits. */
+export function openFileLimit(): { soft: number; hard: number } {
+  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+  const n = (v: string | undefined) => (v === undefined ? 1024 : v === 'unlimited' ? Infinity : Number(v));
+  return { soft: n(m?.[1]), hard: n(m?.[2]) };
+}
+
+/**
+ * Raises this process's open-file limit to at least `need` (soft and hard, with `prlimit --pid`): the servers
+ * and clients it spawns afterwards inherit it. Raising the hard limit takes root with CAP_SYS_RESOURCE (a
+ * container may be started without it). Answers why it cannot, or null once the limit is enough.
+ */
+export function raiseOpenFiles(need: number): string | null {
+  const { soft, hard } = openFileLimit();
+  if (soft >= need) return null;
+  const fmtN = (n: number) => n.toLocaleString('en');
+  if (hard < need && process.getuid?.() !== 0) {
+    return `needs ${fmtN(need)} open files, the hard limit is ${fmtN(hard)} and this is not root (prlimit --nofile=${need})`;
+  }
+  const limit = `--nofile=${need}:${Math.max(need, hard)}`;
+  const r = spawnSync('prlimit', ['--pid', String(process.pid), limit], { encoding: 'utf8' });
+  if (r.error || r.status !== 0 || openFileLimit().soft < need) {
+    const why = (r.error?.message ?? r.stderr ?? '').trim();
+    return (
+      `needs ${fmtN(need)} open files and the hard limit is ${fmtN(hard)}; prlimit ${limit} failed (${why})` +
+      (hard < need
+        ? ': raising it takes CAP_SYS_RESOURCE, which this root lacks (a container started with --ulimit nofile?)'
+        : '')
+    );
+  }
+  console.log(
+    `\n!!!!!! open-file limit raised from ${fmtN(soft)}:${fmtN(hard)} to ${limit.slice(9)} (prlimit --pid ${process.pid}) !!!!!!\n`,
+  );
+  return null;
+}
+
+/** Ephemeral ports one source address has towards one destination (net.ipv4.ip_local_port_range). */
+export function ephemeralPorts(): number {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return hi! - lo! + 1;
+  } catch {
+    return 28_232;
+  }
 }
 
 export function spawnLogged(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; logs: string[] } {
