@@ -1,31 +1,15 @@
-import { Button, Center, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ClipboardList, Flag, MessageSquareHeart, Users } from 'lucide-react';
-import { Link } from 'react-router';
 import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import { PUBLIC_MSG } from '@studybuddy/shared/messages/public';
-import { SHELL_MSG } from '@studybuddy/shared/messages/shell';
 import { ApiRequestError } from '../../lib/api.ts';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
+import { NotFound } from '../../ui/not-found.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { AuditPanel, FeedbackPanel, StudentsPanel } from './admin-panels.tsx';
 import { ReportsPanel } from './admin-reports.tsx';
 import { adminApi, adminKeys } from './moderation-api.ts';
-
-/** What everyone but an admin sees at /admin: the app's ordinary "not found" (the server answers 404 too). */
-function NotFound() {
-  return (
-    <Center mih="60vh" p="md">
-      <Stack align="center" gap="md" ta="center">
-        <Title order={1}>{SHELL_MSG.notFound.title}</Title>
-        <Text c="dimmed">{SHELL_MSG.notFound.body}</Text>
-        <Button component={Link} to="/">
-          Go home
-        </Button>
-      </Stack>
-    </Center>
-  );
-}
 
 /**
  * /admin (issue 24 point 3; beyond the spec, not linked anywhere): the report queue, the feedback inbox, a student
@@ -33,7 +17,8 @@ function NotFound() {
  */
 export default function AdminPage() {
   const me = useQuery({ queryKey: adminKeys.me, queryFn: adminApi.me, retry: false, staleTime: 60_000 });
-  if (me.error instanceof ApiRequestError && me.error.status === 404) return <NotFound />;
+  // Everyone but an admin sees the app's ordinary "not found" (the server answers 404 too).
+  if (me.error instanceof ApiRequestError && me.error.status === 404) return <NotFound mih="60vh" />;
   if (!me.data) {
     return <LoadingWrapper loading={me.isPending} error={me.error} message={PUBLIC_MSG.loading.loading} />;
   }
