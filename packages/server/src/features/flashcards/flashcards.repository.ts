@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-import { rows } from '../../db/rows.ts';
+import { deleteIfPresent, insertIfAbsent, rows } from '../../db/rows.ts';
 import {
   flashcardDecks,
   flashcardProgress,
@@ -156,20 +156,15 @@ export async function deleteDeck(db: Db, deckId: string): Promise<void> {
 
 /** Shares the deck with the group; false when it already was. */
 export async function share(db: Db, deckId: string, groupId: string): Promise<boolean> {
-  const rows = await db
-    .insert(flashcardShares)
-    .values({ deckId, groupId })
-    .onConflictDoNothing()
-    .returning({ deckId: flashcardShares.deckId });
-  return rows.length > 0;
+  return insertIfAbsent(db, flashcardShares, { deckId, groupId });
 }
 
 export async function unshare(db: Db, deckId: string, groupId: string): Promise<boolean> {
-  const rows = await db
-    .delete(flashcardShares)
-    .where(and(eq(flashcardShares.deckId, deckId), eq(flashcardShares.groupId, groupId)))
-    .returning({ deckId: flashcardShares.deckId });
-  return rows.length > 0;
+  return deleteIfPresent(
+    db,
+    flashcardShares,
+    and(eq(flashcardShares.deckId, deckId), eq(flashcardShares.groupId, groupId)),
+  );
 }
 
 /** Due cards of the deck for the student, reviews first (most overdue first), then new cards in deck order. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
+import { deleteIfPresent, insertIfAbsent } from '../../db/rows.ts';
 import { adminGrants, moderationAudit, reports } from '../../db/schema/moderation.ts';
 
 /** Reports, admin grants and the audit log: only this module touches the moderation tables. */
@@ -90,18 +91,12 @@ export async function grantedAmong(db: Db, userIds: string[]): Promise<Set<strin
 
 /** True when the grant is new. */
 export async function insertGrant(db: Db, userId: string): Promise<boolean> {
-  const done = await db
-    .insert(adminGrants)
-    .values({ userId })
-    .onConflictDoNothing()
-    .returning({ id: adminGrants.userId });
-  return done.length > 0;
+  return insertIfAbsent(db, adminGrants, { userId });
 }
 
 /** True when there was a grant to remove. */
 export async function deleteGrant(db: Db, userId: string): Promise<boolean> {
-  const done = await db.delete(adminGrants).where(eq(adminGrants.userId, userId)).returning({ id: adminGrants.userId });
-  return done.length > 0;
+  return deleteIfPresent(db, adminGrants, eq(adminGrants.userId, userId));
 }
 
 /** Appends an entry (the table refuses changes to it). */

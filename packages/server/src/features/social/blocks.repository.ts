@@ -1,26 +1,18 @@
 import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
+import { deleteIfPresent, insertIfAbsent } from '../../db/rows.ts';
 import { blocks } from '../../db/schema/social.ts';
 
 /** Blocks (issue 24): one row per student who blocked another. */
 
 /** Adds the block; false when it existed already. */
 export async function insertBlock(db: Db, blockerId: string, blockedId: string): Promise<boolean> {
-  const made = await db
-    .insert(blocks)
-    .values({ blockerId, blockedId })
-    .onConflictDoNothing()
-    .returning({ id: blocks.blockedId });
-  return made.length > 0;
+  return insertIfAbsent(db, blocks, { blockerId, blockedId });
 }
 
 /** Removes the block; false when there was none. */
 export async function deleteBlock(db: Db, blockerId: string, blockedId: string): Promise<boolean> {
-  const gone = await db
-    .delete(blocks)
-    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
-    .returning({ id: blocks.blockedId });
-  return gone.length > 0;
+  return deleteIfPresent(db, blocks, and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
 }
 
 export async function hasBlocked(db: Db, blockerId: string, blockedId: string): Promise<boolean> {
