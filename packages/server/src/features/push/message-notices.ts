@@ -18,8 +18,8 @@ interface Deps {
   db: Db;
   /** A group's name in its notices. */
   registry: Registry;
-  /** Runs a look-up later (the sender's queue) and sends what it finds; false when it was not queued. */
-  schedule(find: () => Promise<Delivery[]>): boolean;
+  /** Runs a look-up later (the sender's queue) and sends what it finds. */
+  schedule(find: () => Promise<Delivery[]>): void;
 }
 
 const keyOf = ({ conversation }: ChatMessage) => `${conversation.kind}:${conversation.id}`;

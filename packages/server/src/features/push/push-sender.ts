@@ -50,12 +50,9 @@ export class PushSender {
       : new Agent({ keepAlive: true });
   }
 
-  /**
-   * Runs `find` later (it looks up who to notify) and sends what it returns. Never throws; false when it was not
-   * queued (closed, or the queue is full).
-   */
-  schedule(find: () => Promise<Delivery[]>): boolean {
-    return this.push(async () => {
+  /** Runs `find` later (it looks up who to notify) and sends what it returns. Never throws. */
+  schedule(find: () => Promise<Delivery[]>): void {
+    this.push(async () => {
       const deliveries = await find();
       for (const d of deliveries) this.push(() => this.send(d));
     });
@@ -75,15 +72,14 @@ export class PushSender {
     this.agent?.destroy();
   }
 
-  private push(task: () => Promise<void>): boolean {
-    if (this.closed) return false;
+  private push(task: () => Promise<void>) {
+    if (this.closed) return;
     if (this.queue.length >= this.maxQueued) {
       this.opts.log.warn('push: queue full, a notice was dropped');
-      return false;
+      return;
     }
     this.queue.push(task);
     this.pump();
-    return true;
   }
 
   private pump() {

@@ -41,7 +41,7 @@ export const forgetSessions = (db: Db, sessionIds: string[]): Promise<void> =>
 
 /** Looks up a notice's subscriptions and queues it (none once the service is closed). */
 interface Scheduler {
-  schedule(find: () => Promise<Delivery[]>): boolean;
+  schedule(find: () => Promise<Delivery[]>): void;
   deliveries(
     userIds: readonly string[],
     notice: { kind: 'messages' | 'friendRequests'; groupId?: string },
@@ -103,7 +103,9 @@ export function createPushService(deps: PushDeps) {
   });
   deps.realtime.onSocketClosed(({ userId, socketId }) => presence.set(userId, socketId, false));
 
-  const schedule = (find: () => Promise<Delivery[]>): boolean => open && sender.schedule(find);
+  const schedule = (find: () => Promise<Delivery[]>): void => {
+    if (open) sender.schedule(find);
+  };
 
   async function deliveries(
     userIds: readonly string[],
