@@ -41,9 +41,20 @@ async function openAll(
       ws.on('error', reject);
       sockets[i] = ws;
     });
+  /** A handshake the server sheds while busy (503) is tried again after a second, as the web client reconnects. */
+  const oneOrRetry = async (i: number) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await one(i);
+      } catch (err) {
+        if (attempt === 5 || !String(err).includes('503')) throw err;
+        await sleep(1000);
+      }
+    }
+  };
   const worker = async () => {
     while (next < urls.length) {
-      await one(next++);
+      await oneOrRetry(next++);
       open++;
       if (urls.length >= 5000 && performance.now() - shown > 10_000) {
         shown = performance.now();
@@ -171,9 +182,8 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
     const pids = servers.map((s) => s.child.pid!);
     opts.beforeSockets?.(pids);
     let handlers: Handlers | undefined;
-    let subscribed = 0;
-    /** Error frames before the load starts (a refused subscription), and sockets the server closed. */
-    const refused: string[] = [];
+    /** Each idle socket's subscription waiting for its answer (`subscribed`, or an error frame: refused). */
+    const answers = new Map<number, (refusal: string | null) => void>();
     let closedByServer = 0;
     const onMessage = (i: number, text: string, ws: WebSocket) => {
       if (text.startsWith('{"type":"event","event":{"type":"message.created"')) {
@@ -181,10 +191,10 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
       } else if (text.startsWith('{"type":"ack"')) {
         handlers?.acked((JSON.parse(text) as { ref: string }).ref);
       } else if (text.startsWith('{"type":"error"')) {
-        if (!handlers) refused.push(text);
+        if (!handlers) answers.get(i)?.(text);
         handlers?.failed((JSON.parse(text) as { ref?: string }).ref, text);
       } else if (text.startsWith('{"type":"subscribed"')) {
-        subscribed++;
+        answers.get(i)?.(null);
       } else if (text === '{"type":"ping"}') {
         // As the web client does: the answer keeps the socket alive.
         ws.send('{"op":"pong"}');
@@ -200,31 +210,50 @@ export async function serverTarget(pop: Population, opts: ServerOptions): Promis
     );
     for (const ws of sockets) ws.once('close', () => closedByServer++);
     if (opts.idleFrom !== undefined) {
-      // Idle students still listen to their open chat (typing, read marks), as the web client does: 500 chats'
-      // subscriptions at a time, each batch answered before the next.
+      // Idle students still listen to their open chat (typing, read marks), as the web client does. At most
+      // HANDSHAKES_IN_FLIGHT subscriptions wait for their answer at a time; one refused (its authorisation query
+      // failed: the server answers 403 for any failure) is asked again, up to 3 times.
       const idle = pop.chats.filter((c) => c.members[0]! >= opts.idleFrom!);
+      const jobs = idle.flatMap((c) => {
+        const [a, b] = c.members.map((m) => seed.users[m]!.id) as [string, string];
+        const topic = conversationTopic({ kind: 'chat', id: chatIdFor(a, b) });
+        return c.members.map((m) => ({ m, frame: JSON.stringify({ op: 'subscribe', topic }) }));
+      });
       const started = performance.now();
-      for (let k = 0; k < idle.length; k += 500) {
-        for (const c of idle.slice(k, k + 500)) {
-          const [a, b] = c.members.map((m) => seed.users[m]!.id) as [string, string];
-          const topic = conversationTopic({ kind: 'chat', id: chatIdFor(a, b) });
-          for (const m of c.members) sockets[m]!.send(JSON.stringify({ op: 'subscribe', topic }));
+      let next = 0;
+      let retried = 0;
+      const subscribe = (m: number, frame: string) =>
+        new Promise<string | null>((resolve) => {
+          const timer = setTimeout(() => resolve('no answer in 60 s'), 60_000);
+          answers.set(m, (refusal) => {
+            clearTimeout(timer);
+            answers.delete(m);
+            resolve(refusal);
+          });
+          sockets[m]!.send(frame);
+        });
+      const worker = async () => {
+        while (next < jobs.length) {
+          const { m, frame } = jobs[next++]!;
+          for (let attempt = 1; ; attempt++) {
+            const refusal = await subscribe(m, frame);
+            if (!refusal) break;
+            if (attempt === 3 || closedByServer) {
+              throw new Error(
+                `subscription refused ${attempt} times (${refusal.slice(0, 200)}); ` +
+                  `${closedByServer} sockets closed by the server`,
+              );
+            }
+            retried++;
+          }
         }
-        const want = Math.min(idle.length, k + 500) * 2;
-        for (const deadline = Date.now() + 60_000; subscribed < want && Date.now() < deadline; ) {
-          if (refused.length || closedByServer) break;
-          await sleep(20);
-        }
-        if (subscribed < want) break;
-      }
-      if (subscribed < idle.length * 2) {
-        throw new Error(
-          `only ${subscribed} of ${idle.length * 2} subscriptions; ${closedByServer} sockets closed by the server` +
-            (refused.length ? `; refused: ${refused[0]!.slice(0, 200)}` : ''),
+      };
+      await Promise.all(Array.from({ length: Math.min(HANDSHAKES_IN_FLIGHT, jobs.length) }, worker));
+      if (jobs.length >= 5000 || retried) {
+        console.log(
+          `  ${jobs.length.toLocaleString('en')} subscriptions in ${fmtS(performance.now() - started)}` +
+            (retried ? ` (${retried} refused and asked again)` : ''),
         );
-      }
-      if (idle.length >= 2500) {
-        console.log(`  ${subscribed.toLocaleString('en')} subscriptions in ${fmtS(performance.now() - started)}`);
       }
     }
     const viaHttp = SEND_PATH === 'http';
