@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban } from 'lucide-react';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
+import { ConfirmModal } from '../../ui/form-actions.tsx';
 import { toast } from '../../ui/toast.ts';
 import { blockKeys, blocksApi } from './blocks-api.ts';
 
@@ -49,35 +50,21 @@ export function BlockDialog({
       : MSG.block.failed;
   const name = shown?.name ?? '';
   return (
-    <Modal
+    <ConfirmModal
       opened={target !== null}
       onClose={close}
       title={MSG.block.confirmTitle(name)}
-      centered
-      closeButtonProps={{ 'aria-label': MSG.block.cancel }}
+      closeLabel={MSG.block.cancel}
+      error={block.isError && failure}
+      cancelLabel={MSG.block.cancel}
+      confirmLabel={MSG.block.confirm}
+      confirmIcon={<Ban size={16} aria-hidden />}
+      danger
+      pending={block.isPending}
+      onConfirm={() => shown && block.mutate(shown)}
     >
-      <Stack>
-        <Text size="sm">{MSG.block.confirmBody}</Text>
-        {block.isError && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {MSG.block.cancel}
-          </Button>
-          <Button
-            color="red"
-            leftSection={<Ban size={16} aria-hidden />}
-            loading={block.isPending}
-            onClick={() => shown && block.mutate(shown)}
-          >
-            {MSG.block.confirm}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      <Text size="sm">{MSG.block.confirmBody}</Text>
+    </ConfirmModal>
   );
 }
 

@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { MSG } from '@studybuddy/shared/messages';
+import { ConfirmModal, type ModalState } from '../../ui/form-actions.tsx';
 import { toast } from '../../ui/toast.ts';
 import { useDisconnectGoogle } from './calendar-api.ts';
 
 /** Confirms disconnecting Google Calendar; exported events are not touched. */
-export function DisconnectGoogleModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function DisconnectGoogleModal({ opened, onClose }: ModalState) {
   const disconnect = useDisconnectGoogle();
   const close = () => {
     disconnect.reset();
@@ -19,29 +20,20 @@ export function DisconnectGoogleModal({ opened, onClose }: { opened: boolean; on
     });
 
   return (
-    <Modal
+    <ConfirmModal
       opened={opened}
       onClose={close}
       title={MSG.calendar.disconnectTitle}
-      centered
-      closeButtonProps={{ 'aria-label': MSG.calendar.close }}
+      closeLabel={MSG.calendar.close}
+      error={disconnect.error?.message}
+      cancelLabel={MSG.calendar.cancel}
+      cancelAutofocus
+      confirmLabel={MSG.calendar.disconnectConfirm}
+      danger
+      pending={disconnect.isPending}
+      onConfirm={confirm}
     >
-      <Stack>
-        <Text size="sm">{MSG.calendar.disconnectBody}</Text>
-        {disconnect.error && (
-          <Alert color="red" role="alert">
-            {disconnect.error.message}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} data-autofocus>
-            {MSG.calendar.cancel}
-          </Button>
-          <Button color="red" loading={disconnect.isPending} onClick={confirm}>
-            {MSG.calendar.disconnectConfirm}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      <Text size="sm">{MSG.calendar.disconnectBody}</Text>
+    </ConfirmModal>
   );
 }

@@ -1,10 +1,11 @@
 import { useState, type KeyboardEvent } from 'react';
-import { ActionIcon, Alert, Button, Group, Menu, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ellipsis, Pencil, Reply, Trash2 } from 'lucide-react';
 import { CHAT_LIMITS, type ConversationRef } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { ApiRequestError } from '../../lib/api.ts';
+import { ConfirmModal, type ModalState } from '../../ui/form-actions.tsx';
 import { conversationsApi } from './conversations-api.ts';
 import classes from './message-actions.module.css';
 import { applyMessageUpdate } from './message-cache.ts';
@@ -76,11 +77,7 @@ function DeleteDialog({
   opened,
   onClose,
   target,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  target: { conversation: ConversationRef; messageId: string };
-}) {
+}: ModalState & { target: { conversation: ConversationRef; messageId: string } }) {
   const client = useQueryClient();
   const remove = useMutation({
     mutationFn: () => conversationsApi.remove(target.conversation, target.messageId),
@@ -94,35 +91,21 @@ function DeleteDialog({
     onClose();
   };
   return (
-    <Modal
+    <ConfirmModal
       opened={opened}
       onClose={close}
       title={MSG.chat.deleteTitle}
-      centered
-      closeButtonProps={{ 'aria-label': MSG.chat.cancelEdit }}
+      closeLabel={MSG.chat.cancelEdit}
+      error={remove.isError && failureText(remove.error, MSG.chat.deleteFailed)}
+      cancelLabel={MSG.chat.cancelEdit}
+      confirmLabel={MSG.chat.deleteConfirm}
+      confirmIcon={<Trash2 size={16} aria-hidden />}
+      danger
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate()}
     >
-      <Stack>
-        <Text size="sm">{MSG.chat.deleteBody}</Text>
-        {remove.isError && (
-          <Alert color="red" role="alert">
-            {failureText(remove.error, MSG.chat.deleteFailed)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {MSG.chat.cancelEdit}
-          </Button>
-          <Button
-            color="red"
-            leftSection={<Trash2 size={16} aria-hidden />}
-            loading={remove.isPending}
-            onClick={() => remove.mutate()}
-          >
-            {MSG.chat.deleteConfirm}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      <Text size="sm">{MSG.chat.deleteBody}</Text>
+    </ConfirmModal>
   );
 }
 

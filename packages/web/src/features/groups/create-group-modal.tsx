@@ -1,22 +1,15 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { GROUP_LIMITS, type GroupDetail } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import { FormActions, type ModalState } from '../../ui/form-actions.tsx';
 import { toast } from '../../ui/toast.ts';
 import { FriendPicker } from './friend-picker.tsx';
 import { groupKeys, groupsApi } from './groups-api.ts';
 
 /** Create Group (requirements §2, §5): a non-blank name and at least one friend. */
-export function CreateGroupModal({
-  opened,
-  onClose,
-  onCreated,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onCreated: (g: GroupDetail) => void;
-}) {
+export function CreateGroupModal({ opened, onClose, onCreated }: ModalState & { onCreated: (g: GroupDetail) => void }) {
   const client = useQueryClient();
   const friends = useQuery({ queryKey: groupKeys.friends, queryFn: groupsApi.friends, enabled: opened });
   const [name, setName] = useState('');
@@ -97,14 +90,12 @@ export function CreateGroupModal({
             error={errors.friends}
             empty={friends.isPending ? MSG.loading.loading : MSG.groups.noFriends}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {MSG.groups.cancel}
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              {MSG.groups.create}
-            </Button>
-          </Group>
+          <FormActions
+            cancelLabel={MSG.groups.cancel}
+            onCancel={onClose}
+            confirmLabel={MSG.groups.create}
+            pending={create.isPending}
+          />
         </Stack>
       </form>
     </Modal>

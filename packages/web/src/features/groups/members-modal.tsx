@@ -1,23 +1,14 @@
 import { Avatar, Badge, Group, Modal, Stack, Text } from '@mantine/core';
 import type { GroupDetail } from '@studybuddy/shared/groups';
 import { MSG } from '@studybuddy/shared/messages';
+import type { ModalState } from '../../ui/form-actions.tsx';
 import { BlockButton, useBlockedIds } from '../blocks/index.ts';
 
 /**
  * Group Members (requirements §2): everyone in the group; the creator shows an Admin badge. Any other member can be
  * blocked from here (issue 24); those the student blocked show as such.
  */
-export function MembersModal({
-  group,
-  me,
-  opened,
-  onClose,
-}: {
-  group: GroupDetail;
-  me: string;
-  opened: boolean;
-  onClose: () => void;
-}) {
+export function MembersModal({ group, me, opened, onClose }: ModalState & { group: GroupDetail; me: string }) {
   const blocked = useBlockedIds();
   return (
     <Modal

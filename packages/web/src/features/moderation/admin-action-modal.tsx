@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
 import { MODERATION_LIMITS } from '@studybuddy/shared/moderation';
 import { ApiRequestError } from '../../lib/api.ts';
+import { ConfirmModal } from '../../ui/form-actions.tsx';
 import { toast } from '../../ui/toast.ts';
 import { adminApi, adminKeys, type AdminAction } from './moderation-api.ts';
 
@@ -34,8 +35,7 @@ export function AdminActionModal({ action, onClose }: { action: PendingAction | 
     setError(undefined);
     act.reset();
   }
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (!action) return;
     if (!reason.trim()) {
       setError(MSG.admin.whyRequired);
@@ -48,52 +48,40 @@ export function AdminActionModal({ action, onClose }: { action: PendingAction | 
       ? act.error.message
       : MSG.admin.failed;
   const kind = action?.kind ?? 'resolve';
-  const danger = kind !== 'resolve' && kind !== 'enable';
   return (
-    <Modal
+    <ConfirmModal
       opened={!!action}
       onClose={close}
       title={MSG.admin.confirmTitle[kind]}
-      centered
-      closeButtonProps={{ 'aria-label': MSG.admin.cancel }}
+      closeLabel={MSG.admin.cancel}
+      form
+      onConfirm={submit}
+      error={act.isError && failure}
+      cancelLabel={MSG.admin.cancel}
+      confirmLabel={MSG.admin.actions[kind]}
+      danger={kind !== 'resolve' && kind !== 'enable'}
+      pending={act.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          {action && (
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {action.subject}
-            </Text>
-          )}
-          <Text size="sm">{MSG.admin.confirmBody[kind]}</Text>
-          <Textarea
-            label={MSG.admin.why}
-            required
-            autosize
-            minRows={2}
-            maxLength={MODERATION_LIMITS.reasonMaxChars}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.currentTarget.value);
-              setError(undefined);
-            }}
-            error={error}
-            data-autofocus
-          />
-          {act.isError && (
-            <Alert color="red" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {MSG.admin.cancel}
-            </Button>
-            <Button type="submit" color={danger ? 'red' : undefined} loading={act.isPending}>
-              {MSG.admin.actions[kind]}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      {action && (
+        <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+          {action.subject}
+        </Text>
+      )}
+      <Text size="sm">{MSG.admin.confirmBody[kind]}</Text>
+      <Textarea
+        label={MSG.admin.why}
+        required
+        autosize
+        minRows={2}
+        maxLength={MODERATION_LIMITS.reasonMaxChars}
+        value={reason}
+        onChange={(e) => {
+          setReason(e.currentTarget.value);
+          setError(undefined);
+        }}
+        error={error}
+        data-autofocus
+      />
+    </ConfirmModal>
   );
 }

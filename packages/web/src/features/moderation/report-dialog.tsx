@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Menu, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Alert, Button, Menu, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2, Ellipsis, Flag } from 'lucide-react';
 import { MODERATION_MSG as MSG } from '@studybuddy/shared/messages/moderation';
@@ -10,6 +10,7 @@ import {
   type ReportTargetKind,
 } from '@studybuddy/shared/moderation';
 import { ApiRequestError } from '../../lib/api.ts';
+import { FormActions, type ModalState } from '../../ui/form-actions.tsx';
 import { moderationApi } from './moderation-api.ts';
 
 export interface ReportTarget {
@@ -20,17 +21,7 @@ export interface ReportTarget {
 const REASON_OPTIONS = REPORT_REASONS.map((value) => ({ value, label: MSG.report.reasons[value] }));
 
 /** Asks for a reason and optional words, sends the report, then confirms it was received (and nothing more). */
-export function ReportDialog({
-  target,
-  title,
-  opened,
-  onClose,
-}: {
-  target: ReportTarget;
-  title: string;
-  opened: boolean;
-  onClose: () => void;
-}) {
+export function ReportDialog({ target, title, opened, onClose }: ModalState & { target: ReportTarget; title: string }) {
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [details, setDetails] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
@@ -100,19 +91,14 @@ export function ReportDialog({
               value={details}
               onChange={(e) => setDetails(e.currentTarget.value)}
             />
-            {send.isError && (
-              <Alert color="red" role="alert">
-                {failure}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {MSG.report.cancel}
-              </Button>
-              <Button type="submit" color="red" loading={send.isPending}>
-                {MSG.report.submit}
-              </Button>
-            </Group>
+            <FormActions
+              error={send.isError && failure}
+              cancelLabel={MSG.report.cancel}
+              onCancel={close}
+              confirmLabel={MSG.report.submit}
+              danger
+              pending={send.isPending}
+            />
           </Stack>
         </form>
       )}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { ApiRequestError } from '../../lib/api.ts';
 import { forgetStudentData } from '../../lib/student-data.ts';
+import { ConfirmModal } from '../../ui/form-actions.tsx';
 import { forgetDevice } from '../push/index.ts';
 import { useDeleteAccount } from './profile-api.ts';
 
@@ -23,8 +24,7 @@ export function DangerZone() {
     setPassword('');
     remove.reset();
   };
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     try {
       await remove.mutateAsync(password);
       // Nothing of the student stays in this browser: outbox, loaded conversations, last-user marker, push.
@@ -57,39 +57,28 @@ export function DangerZone() {
           {MSG.profile.deleteAccount}
         </Button>
       </Stack>
-      <Modal
+      <ConfirmModal
         opened={opened}
         onClose={close}
         title={MSG.profile.deleteAccount}
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeLabel="Close"
+        form
+        onConfirm={() => void submit()}
+        error={remove.isError && message}
+        cancelLabel={MSG.profile.cancel}
+        confirmLabel={MSG.profile.deleteConfirm}
+        danger
+        pending={remove.isPending}
       >
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <Stack>
-            <Text size="sm">{MSG.profile.deleteAccountIntro}</Text>
-            <PasswordInput
-              label={MSG.profile.deletePassword}
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              data-autofocus
-            />
-            {remove.isError && (
-              <Alert color="red" role="alert">
-                {message}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {MSG.profile.cancel}
-              </Button>
-              <Button type="submit" color="red" loading={remove.isPending}>
-                {MSG.profile.deleteConfirm}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+        <Text size="sm">{MSG.profile.deleteAccountIntro}</Text>
+        <PasswordInput
+          label={MSG.profile.deletePassword}
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          data-autofocus
+        />
+      </ConfirmModal>
     </Paper>
   );
 }

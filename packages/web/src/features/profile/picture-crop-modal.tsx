@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Modal, Progress, Slider, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Group, Modal, Progress, Slider, Stack, Text, Tooltip } from '@mantine/core';
 import { RotateCcw, RotateCw } from 'lucide-react';
 import ReactCrop, {
   centerCrop,
@@ -13,6 +13,7 @@ import { UPLOAD_TARGETS, type UploadedFile } from '@studybuddy/shared/files';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { startUpload, type UploadTask } from '../../lib/upload.ts';
+import { FormActions } from '../../ui/form-actions.tsx';
 import { exportCroppedJpeg } from './crop-image.ts';
 
 // Requirements §9: keyboard nudge 1, 10 with Shift, 100 with Ctrl or Cmd.
@@ -20,6 +21,12 @@ const [NUDGE, NUDGE_SHIFT, NUDGE_CTRL] = LIMITS.crop.nudge;
 ReactCrop.nudgeStep = NUDGE;
 ReactCrop.nudgeStepMedium = NUDGE_SHIFT;
 ReactCrop.nudgeStepLarge = NUDGE_CTRL;
+
+/** The two quarter turns, left (three quarters to the right) and right. */
+const ROTATIONS = [
+  { label: MSG.profile.crop.rotateLeft, turn: 270, Icon: RotateCcw },
+  { label: MSG.profile.crop.rotateRight, turn: 90, Icon: RotateCw },
+];
 
 interface Props {
   file: File;
@@ -144,43 +151,30 @@ export function PictureCropModal({ file, onClose, onUploaded }: Props) {
             thumbLabel={MSG.profile.crop.zoom}
             disabled={busy || unreadable}
           />
-          <Tooltip label={MSG.profile.crop.rotateLeft}>
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={MSG.profile.crop.rotateLeft}
-              onClick={() => setRotation((r) => (r + 270) % 360)}
-              disabled={busy || unreadable}
-            >
-              <RotateCcw size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label={MSG.profile.crop.rotateRight}>
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={MSG.profile.crop.rotateRight}
-              onClick={() => setRotation((r) => (r + 90) % 360)}
-              disabled={busy || unreadable}
-            >
-              <RotateCw size={18} />
-            </ActionIcon>
-          </Tooltip>
+          {ROTATIONS.map(({ label, turn, Icon }) => (
+            <Tooltip key={label} label={label}>
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={label}
+                onClick={() => setRotation((r) => (r + turn) % 360)}
+                disabled={busy || unreadable}
+              >
+                <Icon size={18} />
+              </ActionIcon>
+            </Tooltip>
+          ))}
         </Group>
         {busy && <Progress value={progress} aria-label={MSG.profile.uploading} animated />}
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {MSG.profile.cancel}
-          </Button>
-          <Button onClick={() => void apply()} loading={busy} disabled={unreadable || !pixels?.width}>
-            {MSG.profile.crop.apply}
-          </Button>
-        </Group>
+        <FormActions
+          error={error}
+          cancelLabel={MSG.profile.cancel}
+          onCancel={onClose}
+          confirmLabel={MSG.profile.crop.apply}
+          onConfirm={() => void apply()}
+          pending={busy}
+          disabled={unreadable || !pixels?.width}
+        />
       </Stack>
     </Modal>
   );

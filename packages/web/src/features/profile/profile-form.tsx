@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { LIMITS, YEARS, type Year } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { PROFILE_LIMITS, profileSaveProblem } from '@studybuddy/shared/profile';
 import { isProfileComplete, type OwnProfile } from '@studybuddy/shared/session';
 import { ApiRequestError } from '../../lib/api.ts';
+import { FormActions } from '../../ui/form-actions.tsx';
 import { toast } from '../../ui/toast.ts';
 import { LmsSection } from '../lms/index.ts';
 import { AdditionalImages } from './additional-images.tsx';
@@ -120,19 +121,13 @@ export function ProfileForm({ profile, onDone }: Props) {
           onRemove={(url) => setForm((f) => ({ ...f, additionalImages: f.additionalImages.filter((u) => u !== url) }))}
         />
         <LmsSection onImported={(courses) => set('courses', courses)} />
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={cancel}>
-            {MSG.profile.cancel}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {MSG.profile.save}
-          </Button>
-        </Group>
+        <FormActions
+          error={error}
+          cancelLabel={MSG.profile.cancel}
+          onCancel={cancel}
+          confirmLabel={MSG.profile.save}
+          pending={save.isPending}
+        />
       </Stack>
     </Paper>
   );
