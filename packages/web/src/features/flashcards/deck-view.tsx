@@ -3,6 +3,7 @@ import { ActionIcon, Alert, Badge, Button, Group, Paper, Select, Stack, Text, Te
 import { Pencil, Trash2 } from 'lucide-react';
 import { cardInputSchema, type CardDto } from '@studybuddy/shared/flashcards';
 import { MSG } from '@studybuddy/shared/messages';
+import { TitledPanel } from '../../ui/titled-panel.tsx';
 import { toast } from '../../ui/toast.ts';
 import {
   useAddCard,
@@ -160,57 +161,49 @@ function SharePanel({ deckId, sharedWith }: { deckId: string; sharedWith: { grou
     .filter((g) => !sharedWith.some((s) => s.groupId === g.id))
     .map((g) => ({ value: g.id, label: g.name }));
   return (
-    <Paper withBorder p="md">
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          {T.shareTitle}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {T.shareIntro}
-        </Text>
-        <Group align="flex-end" wrap="wrap">
-          <Select
-            label={T.group}
-            placeholder={options.length ? T.pickGroup : T.noGroups}
-            data={options}
-            value={groupId}
-            onChange={setGroupId}
-            miw={220}
-          />
-          <Button
-            disabled={!groupId}
-            loading={share.isPending}
-            onClick={() =>
-              groupId &&
-              share.mutate(groupId, {
-                onSuccess: () => {
-                  toast.success(T.shared(options.find((o) => o.value === groupId)?.label ?? ''));
-                  setGroupId(null);
-                },
-                onError: (e) => toast.error(e.message),
-              })
-            }
-          >
-            {T.share}
-          </Button>
+    <TitledPanel p="md" gap="xs" title={T.shareTitle} intro={T.shareIntro}>
+      <Group align="flex-end" wrap="wrap">
+        <Select
+          label={T.group}
+          placeholder={options.length ? T.pickGroup : T.noGroups}
+          data={options}
+          value={groupId}
+          onChange={setGroupId}
+          miw={220}
+        />
+        <Button
+          disabled={!groupId}
+          loading={share.isPending}
+          onClick={() =>
+            groupId &&
+            share.mutate(groupId, {
+              onSuccess: () => {
+                toast.success(T.shared(options.find((o) => o.value === groupId)?.label ?? ''));
+                setGroupId(null);
+              },
+              onError: (e) => toast.error(e.message),
+            })
+          }
+        >
+          {T.share}
+        </Button>
+      </Group>
+      {sharedWith.length > 0 && (
+        <Group gap="xs" aria-label={T.sharedWith}>
+          {sharedWith.map((g) => (
+            <Button
+              key={g.groupId}
+              size="xs"
+              variant="outline"
+              aria-label={T.unshare(g.name)}
+              onClick={() => unshare.mutate(g.groupId, { onSuccess: () => toast.success(T.unshared(g.name)) })}
+            >
+              {g.name} ×
+            </Button>
+          ))}
         </Group>
-        {sharedWith.length > 0 && (
-          <Group gap="xs" aria-label={T.sharedWith}>
-            {sharedWith.map((g) => (
-              <Button
-                key={g.groupId}
-                size="xs"
-                variant="outline"
-                aria-label={T.unshare(g.name)}
-                onClick={() => unshare.mutate(g.groupId, { onSuccess: () => toast.success(T.unshared(g.name)) })}
-              >
-                {g.name} ×
-              </Button>
-            ))}
-          </Group>
-        )}
-      </Stack>
-    </Paper>
+      )}
+    </TitledPanel>
   );
 }
 

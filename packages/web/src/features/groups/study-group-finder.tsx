@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { UsersRound } from 'lucide-react';
@@ -7,6 +7,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { STUDY_GROUPS_MSG } from '@studybuddy/shared/messages/study-groups';
 import { freeTogetherLabel } from '@studybuddy/shared/schedule';
 import { ApiRequestError } from '../../lib/api.ts';
+import { TitledPanel } from '../../ui/titled-panel.tsx';
 import { groupKeys } from './groups-api.ts';
 import { studyGroupKeys, studyGroupsApi } from './study-groups-api.ts';
 
@@ -37,103 +38,86 @@ export function StudyGroupFinder({ courses }: { courses: string[] }) {
   });
 
   if (!courses.length) {
-    return (
-      <Paper withBorder radius="lg" p="lg">
-        <Title order={2} size="h4">
-          {M.title}
-        </Title>
-        <Text c="dimmed" size="sm" mt="xs">
-          {M.noCourses}
-        </Text>
-      </Paper>
-    );
+    return <TitledPanel radius="lg" p="lg" gap="xs" title={M.title} intro={M.noCourses} />;
   }
 
   return (
-    <Paper withBorder radius="lg" p="lg" component="section" aria-label={M.title}>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {M.title}
-        </Title>
-        <Text c="dimmed" size="sm">
-          {M.intro}
+    <TitledPanel radius="lg" p="lg" region title={M.title} intro={M.intro}>
+      <Group align="flex-end" gap="sm">
+        <Select
+          label={M.course}
+          placeholder={M.pickCourse}
+          data={courses}
+          value={course}
+          onChange={setCourse}
+          allowDeselect={false}
+          style={{ flex: 1, minWidth: 200 }}
+        />
+        <Button
+          leftSection={<UsersRound size={16} aria-hidden />}
+          disabled={!course}
+          onClick={() => {
+            setAsked(course);
+            setUnticked(new Set());
+            setName(M.defaultName(course!));
+            create.reset();
+          }}
+        >
+          {M.find}
+        </Button>
+      </Group>
+      {suggestions.error && (
+        <Text c="red" size="sm" role="alert">
+          {suggestions.error.message}
         </Text>
-        <Group align="flex-end" gap="sm">
-          <Select
-            label={M.course}
-            placeholder={M.pickCourse}
-            data={courses}
-            value={course}
-            onChange={setCourse}
-            allowDeselect={false}
-            style={{ flex: 1, minWidth: 200 }}
-          />
-          <Button
-            leftSection={<UsersRound size={16} aria-hidden />}
-            disabled={!course}
-            onClick={() => {
-              setAsked(course);
-              setUnticked(new Set());
-              setName(M.defaultName(course!));
-              create.reset();
-            }}
-          >
-            {M.find}
-          </Button>
-        </Group>
-        {suggestions.error && (
-          <Text c="red" size="sm" role="alert">
-            {suggestions.error.message}
-          </Text>
-        )}
-        {asked && suggestions.data && !classmates.length && (
-          <Text size="sm" role="status">
-            {M.noClassmates}
-          </Text>
-        )}
-        {classmates.length > 0 && !create.data && (
-          <Stack gap="xs">
-            {classmates.map((c) => (
-              <Group key={c.id} gap="xs" justify="space-between">
-                <Checkbox
-                  label={c.name}
-                  checked={!unticked.has(c.id)}
-                  onChange={(e) => {
-                    const next = new Set(unticked);
-                    if (e.currentTarget.checked) next.delete(c.id);
-                    else next.add(c.id);
-                    setUnticked(next);
-                  }}
-                />
-                <Badge variant="light" radius="sm" tt="none">
-                  {c.freeTogether ? MSG.freeTime.together(freeTogetherLabel(c.freeTogether)) : M.noFreeTime}
-                </Badge>
-              </Group>
-            ))}
-            <TextInput label={M.groupName} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            <Group justify="flex-end">
-              <Button disabled={!chosen.length} loading={create.isPending} onClick={() => create.mutate()}>
-                {M.invite(chosen.length)}
-              </Button>
+      )}
+      {asked && suggestions.data && !classmates.length && (
+        <Text size="sm" role="status">
+          {M.noClassmates}
+        </Text>
+      )}
+      {classmates.length > 0 && !create.data && (
+        <Stack gap="xs">
+          {classmates.map((c) => (
+            <Group key={c.id} gap="xs" justify="space-between">
+              <Checkbox
+                label={c.name}
+                checked={!unticked.has(c.id)}
+                onChange={(e) => {
+                  const next = new Set(unticked);
+                  if (e.currentTarget.checked) next.delete(c.id);
+                  else next.add(c.id);
+                  setUnticked(next);
+                }}
+              />
+              <Badge variant="light" radius="sm" tt="none">
+                {c.freeTogether ? MSG.freeTime.together(freeTogetherLabel(c.freeTogether)) : M.noFreeTime}
+              </Badge>
             </Group>
-            {create.error && (
-              <Text c="red" size="sm" role="alert">
-                {create.error instanceof ApiRequestError ? create.error.message : M.failed}
-              </Text>
-            )}
-          </Stack>
-        )}
-        {create.data && (
-          <Group gap="sm">
-            <Text size="sm" role="status">
-              {M.invited(create.data.invited)}
-            </Text>
-            <Anchor component={Link} to={`/groups?group=${encodeURIComponent(create.data.groupId)}`} size="sm">
-              {M.openGroup}
-            </Anchor>
+          ))}
+          <TextInput label={M.groupName} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <Group justify="flex-end">
+            <Button disabled={!chosen.length} loading={create.isPending} onClick={() => create.mutate()}>
+              {M.invite(chosen.length)}
+            </Button>
           </Group>
-        )}
-      </Stack>
-    </Paper>
+          {create.error && (
+            <Text c="red" size="sm" role="alert">
+              {create.error instanceof ApiRequestError ? create.error.message : M.failed}
+            </Text>
+          )}
+        </Stack>
+      )}
+      {create.data && (
+        <Group gap="sm">
+          <Text size="sm" role="status">
+            {M.invited(create.data.invited)}
+          </Text>
+          <Anchor component={Link} to={`/groups?group=${encodeURIComponent(create.data.groupId)}`} size="sm">
+            {M.openGroup}
+          </Anchor>
+        </Group>
+      )}
+    </TitledPanel>
   );
 }
