@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Center, Paper, Stack, Text, Title } from '@mantine/core';
+import type { FormEvent, ReactNode } from 'react';
+import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 
 /** The frame of the sign-up, log-in, verification and reset screens (no shell, full width on phones). */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -19,5 +19,33 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         </Stack>
       </Paper>
     </Center>
+  );
+}
+
+/** The form of an auth screen: its fields, then the full-width submit button (`busy` while it is sent). */
+export function AuthForm({
+  onSubmit,
+  submitLabel,
+  busy,
+  children,
+}: {
+  onSubmit: () => void | Promise<void>;
+  submitLabel: string;
+  busy: boolean;
+  children: ReactNode;
+}) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void onSubmit();
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {children}
+        <Button type="submit" fullWidth loading={busy}>
+          {submitLabel}
+        </Button>
+      </Stack>
+    </form>
   );
 }

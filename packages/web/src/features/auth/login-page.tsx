@@ -6,7 +6,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SOCIAL_ERRORS, type SocialError } from '@studybuddy/shared/social-sign-in-errors';
 import { PUBLIC_MSG as MSG } from '@studybuddy/shared/messages/public';
 import { ROUTES } from '@studybuddy/shared/routes';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, AuthForm } from './auth-card.tsx';
 import { authApi, errorText, resendErrorText } from './auth-api.ts';
 import { SocialSignIn } from './social-sign-in.tsx';
 import { announceSessionChange, SESSION_KEY } from './use-session.ts';
@@ -41,8 +41,7 @@ export default function LoginPage() {
     }
   };
 
-  const onSubmit = (e: React.FormEvent) => {
-    e.preventDefault();
+  const onSubmit = () => {
     setInfo(null);
     setTicket(null);
     void run('login', async () => {
@@ -113,35 +112,30 @@ export default function LoginPage() {
           </Stack>
         </Alert>
       )}
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            withAsterisk={false}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-          />
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            required
-            withAsterisk={false}
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Anchor component="button" type="button" size="sm" onClick={onForgot} disabled={busy !== null}>
-              {MSG.login.forgotPassword}
-            </Anchor>
-          </Group>
-          <Button type="submit" fullWidth loading={busy === 'login'}>
-            {MSG.login.submit}
-          </Button>
-        </Stack>
-      </form>
+      <AuthForm onSubmit={onSubmit} submitLabel={MSG.login.submit} busy={busy === 'login'}>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          withAsterisk={false}
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          withAsterisk={false}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <Group justify="flex-end">
+          <Anchor component="button" type="button" size="sm" onClick={onForgot} disabled={busy !== null}>
+            {MSG.login.forgotPassword}
+          </Anchor>
+        </Group>
+      </AuthForm>
       <SocialSignIn mode="login" />
       <Text size="sm" ta="center">
         Don&apos;t have an account?{' '}

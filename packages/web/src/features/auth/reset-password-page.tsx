@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Group, Loader, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, PasswordInput, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
@@ -7,7 +7,7 @@ import { resetFormSchema } from '@studybuddy/shared/auth';
 import { LIMITS } from '@studybuddy/shared/limits';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, AuthForm } from './auth-card.tsx';
 import { authApi, errorText } from './auth-api.ts';
 import { useRedirectAfter } from './use-redirect-after.ts';
 
@@ -31,8 +31,7 @@ export default function ResetPasswordPage() {
   const [done, setDone] = useState(false);
   useRedirectAfter(done, LIMITS.redirectShortMs, ROUTES.login);
 
-  const onSubmit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const onSubmit = async () => {
     setError(null);
     const parsed = resetFormSchema.safeParse({ password, confirm });
     if (!parsed.success) {
@@ -99,32 +98,27 @@ export default function ResetPasswordPage() {
           {error}
         </Alert>
       )}
-      <form onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Stack gap="sm">
-          <PasswordInput
-            label={MSG.reset.newPassword}
-            description={`At least ${LIMITS.passwordMin} characters`}
-            autoComplete="new-password"
-            required
-            withAsterisk={false}
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={formError.password}
-          />
-          <PasswordInput
-            label={MSG.reset.confirmPassword}
-            autoComplete="new-password"
-            required
-            withAsterisk={false}
-            value={confirm}
-            onChange={(e) => setConfirm(e.currentTarget.value)}
-            error={formError.confirm}
-          />
-          <Button type="submit" fullWidth loading={busy}>
-            {MSG.reset.submit}
-          </Button>
-        </Stack>
-      </form>
+      <AuthForm onSubmit={onSubmit} submitLabel={MSG.reset.submit} busy={busy}>
+        <PasswordInput
+          label={MSG.reset.newPassword}
+          description={`At least ${LIMITS.passwordMin} characters`}
+          autoComplete="new-password"
+          required
+          withAsterisk={false}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={formError.password}
+        />
+        <PasswordInput
+          label={MSG.reset.confirmPassword}
+          autoComplete="new-password"
+          required
+          withAsterisk={false}
+          value={confirm}
+          onChange={(e) => setConfirm(e.currentTarget.value)}
+          error={formError.confirm}
+        />
+      </AuthForm>
       {backToLogin}
     </AuthCard>
   );

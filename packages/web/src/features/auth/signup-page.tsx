@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, PasswordInput, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
@@ -10,7 +10,7 @@ import { ROUTES } from '@studybuddy/shared/routes';
 import type { SessionInfo } from '@studybuddy/shared/session';
 import { universityForEmail } from '@studybuddy/shared/universities';
 import { ApiRequestError } from '../../lib/api.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, AuthForm } from './auth-card.tsx';
 import { authApi, errorText } from './auth-api.ts';
 import { SocialSignIn } from './social-sign-in.tsx';
 import { useUniversities } from './universities-api.ts';
@@ -29,8 +29,7 @@ export default function SignupPage() {
   const [busy, setBusy] = useState(false);
   const universities = useUniversities();
 
-  const onSubmit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const onSubmit = async () => {
     setError(null);
     const parsed = signupInputSchema.safeParse({ email, password });
     const next: FieldErrors = {};
@@ -66,34 +65,29 @@ export default function SignupPage() {
           {error}
         </Alert>
       )}
-      <form onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label="University Email"
-            type="email"
-            autoComplete="email"
-            placeholder={`you@${universities?.[0]?.domains.at(-1) ?? 'university.edu'}`}
-            required
-            withAsterisk={false}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={fieldErrors.email}
-          />
-          <PasswordInput
-            label="Password"
-            description={`At least ${LIMITS.passwordMin} characters`}
-            autoComplete="new-password"
-            required
-            withAsterisk={false}
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={fieldErrors.password}
-          />
-          <Button type="submit" fullWidth loading={busy}>
-            {MSG.signup.submit}
-          </Button>
-        </Stack>
-      </form>
+      <AuthForm onSubmit={onSubmit} submitLabel={MSG.signup.submit} busy={busy}>
+        <TextInput
+          label="University Email"
+          type="email"
+          autoComplete="email"
+          placeholder={`you@${universities?.[0]?.domains.at(-1) ?? 'university.edu'}`}
+          required
+          withAsterisk={false}
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={fieldErrors.email}
+        />
+        <PasswordInput
+          label="Password"
+          description={`At least ${LIMITS.passwordMin} characters`}
+          autoComplete="new-password"
+          required
+          withAsterisk={false}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={fieldErrors.password}
+        />
+      </AuthForm>
       <SocialSignIn mode="signup" />
       <Text size="xs" c="dimmed" ta="center">
         By signing up you agree to our{' '}
