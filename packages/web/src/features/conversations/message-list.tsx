@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { Box, Center, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ChatMessage } from '@studybuddy/shared/chat';
 import type { MessageQuote } from '@studybuddy/shared/message-extras';
@@ -48,6 +48,32 @@ function showFound(el: HTMLElement) {
     duration: HIGHLIGHT_MS,
     easing: 'ease-in',
   });
+}
+
+/**
+ * Calls `load` when the sentinel comes within 200 px of the scroller's `edge` (the top for older messages, the bottom
+ * for newer ones), while there are more to load and none are loading.
+ */
+function useLoadAtEdge(
+  sentinel: RefObject<HTMLElement | null>,
+  scroller: RefObject<HTMLElement | null>,
+  edge: 'top' | 'bottom',
+  more: boolean,
+  loading: boolean,
+  load: () => void,
+) {
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !more) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !loading) load();
+      },
+      { root: scroller.current, rootMargin: edge === 'top' ? '200px 0px 0px 0px' : '0px 0px 200px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [sentinel, scroller, edge, more, loading, load]);
 }
 
 /**
@@ -140,31 +166,8 @@ export function MessageList({
     s.fromBottom = el.scrollHeight - el.scrollTop;
   });
 
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || !hasOlder) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !loadingOlder) loadOlder();
-      },
-      { root: scroller.current, rootMargin: '200px 0px 0px 0px' },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [hasOlder, loadingOlder, loadOlder]);
-
-  useEffect(() => {
-    const el = bottomSentinel.current;
-    if (!el || !hasNewer) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !loadingNewer) loadNewer();
-      },
-      { root: scroller.current, rootMargin: '0px 0px 200px 0px' },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [hasNewer, loadingNewer, loadNewer]);
+  useLoadAtEdge(sentinel, scroller, 'top', hasOlder, loadingOlder, loadOlder);
+  useLoadAtEdge(bottomSentinel, scroller, 'bottom', hasNewer, loadingNewer, loadNewer);
 
   const onScroll = () => {
     const el = scroller.current;
