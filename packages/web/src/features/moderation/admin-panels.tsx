@@ -8,6 +8,7 @@ import { PUBLIC_MSG } from '@studybuddy/shared/messages/public';
 import { MODERATION_LIMITS, type AdminStudent } from '@studybuddy/shared/moderation';
 import { LoadingWrapper } from '../../ui/loading-wrapper.tsx';
 import { AdminActionModal, type PendingAction } from './admin-action-modal.tsx';
+import { AdminTable } from './admin-table.tsx';
 import { PersonLine, when } from './admin-reports.tsx';
 import { adminApi, adminKeys } from './moderation-api.ts';
 
@@ -112,57 +113,47 @@ export function StudentsPanel() {
       {ready && (
         <LoadingWrapper loading={found.isPending} error={found.error} message={loading}>
           {found.data?.students.length ? (
-            <>
-              <Table visibleFrom="sm" striped verticalSpacing="xs" data-testid="admin-students">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{c.name}</Table.Th>
-                    <Table.Th>{c.email}</Table.Th>
-                    <Table.Th>{c.college}</Table.Th>
-                    <Table.Th>{c.status}</Table.Th>
-                    <Table.Th>{c.joined}</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>{c.actions}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {found.data.students.map((s) => (
-                    <Table.Tr key={s.id}>
-                      <Table.Td>{s.name}</Table.Td>
-                      <Table.Td>{s.email}</Table.Td>
-                      <Table.Td>{s.college}</Table.Td>
-                      <Table.Td>
-                        <StudentBadges student={s} />
-                      </Table.Td>
-                      <Table.Td>{when(s.createdAt)}</Table.Td>
-                      <Table.Td>
-                        <StudentAction student={s} onAct={setPending} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-              <Stack hiddenFrom="sm" gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
-                {found.data.students.map((s) => (
-                  <Paper key={s.id} component="li" withBorder p="sm" radius="md">
-                    <Stack gap="xs" align="flex-start">
-                      <Stack gap={2} style={{ minWidth: 0, alignSelf: 'stretch' }}>
-                        <Text fw={600}>{s.name || s.email}</Text>
-                        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                          {s.email}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {s.college} · {c.joined} {when(s.createdAt)}
-                        </Text>
-                        <StudentBadges student={s} />
-                      </Stack>
-                      <StudentAction student={s} onAct={setPending} />
-                    </Stack>
-                  </Paper>
-                ))}
-              </Stack>
-            </>
+            <AdminTable
+              testId="admin-students"
+              head={[
+                c.name,
+                c.email,
+                c.college,
+                c.status,
+                c.joined,
+                <VisuallyHidden key="actions">{c.actions}</VisuallyHidden>,
+              ]}
+              items={found.data.students}
+              row={(s) => (
+                <>
+                  <Table.Td>{s.name}</Table.Td>
+                  <Table.Td>{s.email}</Table.Td>
+                  <Table.Td>{s.college}</Table.Td>
+                  <Table.Td>
+                    <StudentBadges student={s} />
+                  </Table.Td>
+                  <Table.Td>{when(s.createdAt)}</Table.Td>
+                  <Table.Td>
+                    <StudentAction student={s} onAct={setPending} />
+                  </Table.Td>
+                </>
+              )}
+              card={(s) => (
+                <Stack gap="xs" align="flex-start">
+                  <Stack gap={2} style={{ minWidth: 0, alignSelf: 'stretch' }}>
+                    <Text fw={600}>{s.name || s.email}</Text>
+                    <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {s.email}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {s.college} · {c.joined} {when(s.createdAt)}
+                    </Text>
+                    <StudentBadges student={s} />
+                  </Stack>
+                  <StudentAction student={s} onAct={setPending} />
+                </Stack>
+              )}
+            />
           ) : (
             <Text c="dimmed">{MSG.admin.noStudents}</Text>
           )}
@@ -184,45 +175,33 @@ export function AuditPanel() {
       </Text>
       <LoadingWrapper loading={log.isPending} error={log.error} message={loading}>
         {log.data?.entries.length ? (
-          <>
-            <Table visibleFrom="sm" striped verticalSpacing="xs" data-testid="admin-audit">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{a.when}</Table.Th>
-                  <Table.Th>{a.who}</Table.Th>
-                  <Table.Th>{a.what}</Table.Th>
-                  <Table.Th>{a.target}</Table.Th>
-                  <Table.Th>{a.why}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {log.data.entries.map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(e.at)}</Table.Td>
-                    <Table.Td>{e.actor}</Table.Td>
-                    <Table.Td>{a.actions[e.action]}</Table.Td>
-                    <Table.Td>{e.targetLabel || e.targetId}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{e.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <Stack hiddenFrom="sm" gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
-              {log.data.entries.map((e) => (
-                <Paper key={e.id} component="li" withBorder p="sm" radius="md">
-                  <Text size="xs" c="dimmed">
-                    {when(e.at)} · {e.actor}
-                  </Text>
-                  <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                    {a.actions[e.action]}: {e.targetLabel || e.targetId}
-                  </Text>
-                  <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                    {e.reason}
-                  </Text>
-                </Paper>
-              ))}
-            </Stack>
-          </>
+          <AdminTable
+            testId="admin-audit"
+            head={[a.when, a.who, a.what, a.target, a.why]}
+            items={log.data.entries}
+            row={(e) => (
+              <>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(e.at)}</Table.Td>
+                <Table.Td>{e.actor}</Table.Td>
+                <Table.Td>{a.actions[e.action]}</Table.Td>
+                <Table.Td>{e.targetLabel || e.targetId}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{e.reason}</Table.Td>
+              </>
+            )}
+            card={(e) => (
+              <>
+                <Text size="xs" c="dimmed">
+                  {when(e.at)} · {e.actor}
+                </Text>
+                <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {a.actions[e.action]}: {e.targetLabel || e.targetId}
+                </Text>
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {e.reason}
+                </Text>
+              </>
+            )}
+          />
         ) : (
           <Text c="dimmed">{MSG.admin.noAudit}</Text>
         )}
