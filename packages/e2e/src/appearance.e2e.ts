@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { ROUTES } from '@studybuddy/shared/routes';
 import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
+import { expectAccessible, launchBrowser, newPage, screenshotWidths } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 const ADA = 'ada.appearance@g.ucla.edu';
@@ -49,17 +47,7 @@ async function waitForScheme(page: Page, wanted: 'light' | 'dark') {
   );
 }
 
-async function screenshots(page: Page, name: string) {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    // The shell's navigation slides away below 768 px: the picture is taken once it has.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    await page.screenshot({ path: path.join(SHOTS, `${name}-dark-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const screenshots = (page: Page, name: string) => screenshotWidths(page, SHOTS, `${name}-dark`);
 
 describe('appearance: dark mode and the browser’s own date format, in Chromium', () => {
   let server: RunningServer;

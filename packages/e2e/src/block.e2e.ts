@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chatIdFor } from '@studybuddy/shared/chat';
 import { MSG } from '@studybuddy/shared/messages';
 import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
+import { expectAccessible, launchBrowser, newPage, screenshotWidths } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 const ALICE = 'alice.blocker@g.ucla.edu';
@@ -68,17 +67,7 @@ describe('blocking a student, in Chromium', () => {
     await bubbles(page).filter({ hasText: text }).and(page.locator('[data-state="sent"]')).waitFor();
   }
 
-  async function screenshots(page: Page, name: string) {
-    const dir = process.env.BLOCK_SCREENSHOTS;
-    if (!dir) return;
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      // The shell's navigation slides away below 768 px: the picture is taken once it has.
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-      await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const screenshots = (page: Page, name: string) => screenshotWidths(page, process.env.BLOCK_SCREENSHOTS, name);
 
   it('the blocker blocks from the chat header and keeps the history read-only; the blocked student’s chat closes with a plain text', async () => {
     await bob.goto(chatWith(ALICE));

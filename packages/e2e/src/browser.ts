@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
@@ -148,4 +150,20 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => {}));
   return page;
+}
+
+/**
+ * Full-page pictures at 1280 and 375 pixels wide, `<dir>/<name>-<width>.png`, for a journey whose screenshots variable
+ * names `dir` (nothing when it is unset). The shell's navigation slides away below 768 px: each picture is taken once
+ * the page's animations have ended. The page is left 1280 pixels wide.
+ */
+export async function screenshotWidths(page: Page, dir: string | undefined, name: string): Promise<void> {
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
 import { MODERATION_MSG } from '@studybuddy/shared/messages/moderation';
 import { logIn } from './accounts.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
+import { expectAccessible, launchBrowser, newPage, screenshotWidths } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 const ADA = 'ada.reporter@g.ucla.edu';
@@ -54,17 +53,7 @@ describe('report → admin disables the account, in Chromium', () => {
   const bubbles = (page: Page) => page.getByRole('log', { name: MSG.chat.historyLabel }).getByTestId('message');
   const reportCard = (page: Page) => page.getByTestId('admin-report').filter({ hasText: BOB });
 
-  async function screenshots(page: Page, name: string) {
-    const dir = process.env.MODERATION_SCREENSHOTS;
-    if (!dir) return;
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      // The shell's navigation slides away below 768 px: the picture is taken once it has.
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-      await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const screenshots = (page: Page, name: string) => screenshotWidths(page, process.env.MODERATION_SCREENSHOTS, name);
 
   it('a student reports a message from its menu and is told only that it was received', async () => {
     await bob.goto(chatWith(ADA));

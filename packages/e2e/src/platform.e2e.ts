@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { MSG } from '@studybuddy/shared/messages';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
+import { expectAccessible, newPage } from './browser.ts';
 import { fakeSession } from './fake-session.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { serverAndBrowser } from './suite.ts';
 
 describe('platform in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = serverAndBrowser();
 
   it('shows the 404 page for an unknown path', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/no-such-page`);
+    const page = await newPage(app.browser);
+    await page.goto(`${app.server.url}/no-such-page`);
     await page.getByRole('heading', { name: MSG.notFound.title }).waitFor();
     expect(await page.getByText(MSG.notFound.body).isVisible()).toBe(true);
     await expectAccessible(page);
@@ -26,12 +17,12 @@ describe('platform in Chromium', () => {
   });
 
   it('shows the slow notice after 5 s and the retry link after 15 s while loading', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(app.browser);
     await page.clock.install();
     await page.route('**/api/auth/session', () => {
       // never answers: the app keeps loading
     });
-    await page.goto(`${server.url}/feedback`);
+    await page.goto(`${app.server.url}/feedback`);
     await page.getByText(MSG.loading.authenticating).waitFor();
     expect(await page.getByText(MSG.loading.slow).count()).toBe(0);
     await page.clock.fastForward(5_100);
@@ -45,9 +36,9 @@ describe('platform in Chromium', () => {
   });
 
   it('refuses incomplete feedback and thanks for a complete one', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(app.browser);
     await fakeSession(page);
-    await page.goto(`${server.url}/feedback`);
+    await page.goto(`${app.server.url}/feedback`);
     await page.getByRole('heading', { name: MSG.feedback.title }).waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: MSG.feedback.submit }).click();
@@ -65,9 +56,9 @@ describe('platform in Chromium', () => {
   });
 
   it('toggles the sidebar with the menu button at 375 px and closes it after navigation', async () => {
-    const page = await newPage(browser, { viewport: { width: 375, height: 740 } });
+    const page = await newPage(app.browser, { viewport: { width: 375, height: 740 } });
     await fakeSession(page);
-    await page.goto(`${server.url}/feedback`);
+    await page.goto(`${app.server.url}/feedback`);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     const groupsLink = nav.getByRole('link', { name: 'Groups' });
     await page.getByRole('heading', { name: MSG.feedback.title }).waitFor();
@@ -86,7 +77,7 @@ describe('platform in Chromium', () => {
   });
 
   it('the accessibility check fails on a page with a serious violation', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(app.browser);
     await page.setContent('<html lang="en"><body><main><button></button><img src="x.png"></main></body></html>');
     await expect(expectAccessible(page)).rejects.toThrow(/button-name|image-alt/);
     await page.close();

@@ -6,6 +6,7 @@ import { logIn } from './accounts.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { fakeSession } from './fake-session.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { serverAndBrowser } from './suite.ts';
 
 const ADA = 'ada.social@g.ucla.edu';
 const BEN = 'ben.social@g.ucla.edu';
@@ -235,18 +236,10 @@ describe('match finder, friend requests, notifications and friends in Chromium (
 });
 
 describe('match finder photo carousel in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = serverAndBrowser();
 
   it('advances every 10 s and pauses for 10 s after the student uses it', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(app.browser);
     await page.clock.install();
     await fakeSession(page);
     const candidate: MatchCandidate = {
@@ -265,7 +258,7 @@ describe('match finder photo carousel in Chromium', () => {
     await page.route('**/api/social/matches?*', (route) =>
       route.fulfill({ json: { candidates: [candidate], nextCursor: null } satisfies MatchPage }),
     );
-    await page.goto(`${server.url}/matchmaking`);
+    await page.goto(`${app.server.url}/matchmaking`);
     const photo = (n: number) => page.getByRole('tab', { name: `Show photo ${n}` });
     await photo(1).waitFor();
     expect(await photo(1).getAttribute('aria-selected')).toBe('true');

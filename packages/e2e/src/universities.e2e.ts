@@ -9,7 +9,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { SessionInfo } from '@studybuddy/shared/session';
 import { logIn } from './accounts.ts';
 import { startMailbox, type Mailbox } from './auth-mailbox.ts';
-import { expectAccessible, launchBrowser, newPage } from './browser.ts';
+import { expectAccessible, launchBrowser, newPage, screenshotWidths } from './browser.ts';
 import { chooseFiles, makeImage } from './profile-helpers.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { WEB_DIST } from './web-bundle.ts';
@@ -77,16 +77,7 @@ describe('universities from a settings file, in Chromium', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function screenshots(page: Page, name: string) {
-    const folder = process.env.UNIVERSITIES_SCREENSHOTS;
-    if (!folder) return;
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-      await page.screenshot({ path: path.join(folder, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const screenshots = (page: Page, name: string) => screenshotWidths(page, process.env.UNIVERSITIES_SCREENSHOTS, name);
 
   async function signUp(page: Page, email: string) {
     await page.goto(`${server.url}/signup`);
