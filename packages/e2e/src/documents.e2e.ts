@@ -7,12 +7,13 @@ import { MSG } from '@studybuddy/shared/messages';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { chooseFiles, logIn } from './profile-helpers.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { transitionsEnded } from './transitions.ts';
 
 const EMAIL = 'docs@g.ucla.edu';
 
 /** Lets the drawer's and alerts' transitions finish, so the check sees the settled colours. */
 async function checkSettled(page: Page): Promise<void> {
-  await page.waitForTimeout(400);
+  await transitionsEnded(page);
   await expectAccessible(page);
 }
 const CANVAS_EMAIL = 'canvas-docs@g.ucla.edu';

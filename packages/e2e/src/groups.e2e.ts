@@ -4,6 +4,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import { logIn } from './accounts.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { transitionsEnded } from './transitions.ts';
 
 const ADA = 'ada.groups@g.ucla.edu';
 const BEN = 'ben.groups@g.ucla.edu';
@@ -52,7 +53,7 @@ describe('groups and hot groups in Chromium', () => {
   const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
   /** Modals fade in; the accessibility check must see them at full opacity. */
   const settledAccessible = async (page: Page) => {
-    await page.waitForTimeout(400);
+    await transitionsEnded(page);
     await expectAccessible(page);
   };
   const chatTitle = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });

@@ -6,6 +6,7 @@ import { MSG } from '@studybuddy/shared/messages';
 import type { StudySession } from '@studybuddy/shared/study-sessions';
 import { expectAccessible } from './browser.ts';
 import type { RunningServer } from './server.ts';
+import { transitionsEnded } from './transitions.ts';
 import { twoFriendsSignedIn } from './two-friends.ts';
 
 const ADA = 'ada.sessions@g.ucla.edu';
@@ -34,7 +35,7 @@ describe('study sessions and the shared focus timer in Chromium (issue 27 points
 
   /** Modals fade in; the accessibility check must see them at full opacity. */
   const settledAccessible = async (page: Page) => {
-    await page.waitForTimeout(400);
+    await transitionsEnded(page);
     await expectAccessible(page);
   };
 
