@@ -6,7 +6,8 @@ const postgresLeg = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    // The PostgreSQL leg runs the files that reach a database; the rest ran the same code in the PGlite leg.
+    // The PostgreSQL leg runs the files where PostgreSQL behaves differently from PGlite (database-test-files.ts:
+    // db/, other instances, locks, LISTEN/NOTIFY, full-text search, branches on the kind); PGlite runs the same SQL.
     include: postgresLeg ? databaseTestFiles(new URL('src', import.meta.url).pathname) : ['src/**/*.test.ts'],
     // Limits for a hung test, not for speed (benchmarks under bench/ measure that): a test that takes 20 s on a
     // quiet machine takes twice as long while another process keeps a core busy.

@@ -1,3 +1,4 @@
+// postgres-leg: attempts arriving at once race for the limiter's counter rows on a pool
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyReply } from 'fastify';
 import { MSG } from '@studybuddy/shared/messages';

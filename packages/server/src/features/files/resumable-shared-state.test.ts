@@ -1,3 +1,4 @@
+// postgres-leg: instances share an upload through resumable-uploads.repository.ts (FOR UPDATE SKIP LOCKED)
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

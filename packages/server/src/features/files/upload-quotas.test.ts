@@ -1,3 +1,4 @@
+// postgres-leg: the storage quota is checked under stored-files.repository.ts's advisory lock
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

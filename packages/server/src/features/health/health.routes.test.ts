@@ -1,3 +1,4 @@
+// postgres-leg: health.service.ts reports the database's kind
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// postgres-leg: full-text search: search.service.ts, people-search.repository.ts, group-search.service.ts, page-search.service.ts
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';

@@ -1,3 +1,4 @@
+// postgres-leg: simultaneous requests take requests.repository.ts's advisory lock
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, or } from 'drizzle-orm';
 import { MSG } from '@studybuddy/shared/messages';
