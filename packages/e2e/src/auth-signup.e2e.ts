@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
 import { logIn } from './accounts.ts';
-import { holdRedirects, releaseRedirects } from './auth-helpers.ts';
+import { holdRedirects, recordRedirects, releaseRedirects, shownBeforeRedirect } from './auth-helpers.ts';
 import { startMailbox, type Mailbox } from './auth-mailbox.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -37,6 +37,7 @@ describe('sign-up, verification and log-in in Chromium (mail over real SMTP)', (
   it('acceptance 1: sign up → mail → link → verified on /login → log in → /profile without the shell', async () => {
     const email = `${fresh()}@g.ucla.edu`;
     const page = await newPage(browser);
+    await recordRedirects(page, MSG.verify.success);
     await page.goto(`${server.url}/signup`);
     await page.getByRole('heading', { name: 'Sign Up' }).waitFor();
     await expectAccessible(page);
@@ -66,9 +67,8 @@ describe('sign-up, verification and log-in in Chromium (mail over real SMTP)', (
     release();
     await page.getByText(MSG.verify.success).waitFor();
     await page.unrouteAll({ behavior: 'ignoreErrors' });
-    const shownAt = Date.now();
     await page.waitForURL(/\/login$/);
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1500);
+    expect(await shownBeforeRedirect(page)).toBeGreaterThanOrEqual(1500);
     await page.getByText(MSG.login.verified).waitFor();
 
     await logIn(page, server.url, email, 'secret123');
@@ -100,6 +100,7 @@ describe('sign-up, verification and log-in in Chromium (mail over real SMTP)', (
   it('acceptance 3: unverified log-in → text and Resend; the resent link works, the older one is refused', async () => {
     const email = `${fresh()}@wisc.edu`;
     const page = await newPage(browser);
+    await recordRedirects(page, MSG.verify.invalidOrExpired);
     await signUp(page, email, 'secret123');
     await page.waitForURL(/\/login$/);
     const firstLink = await mailbox.waitForLink(email, 'verifyEmail', 1);
@@ -126,9 +127,8 @@ describe('sign-up, verification and log-in in Chromium (mail over real SMTP)', (
     // Decision: a resend replaces the older link, which is refused with the §8 text, then /login after 3 s.
     await page.goto(firstLink);
     await page.getByText(MSG.verify.invalidOrExpired).waitFor();
-    const failedAt = Date.now();
     await page.waitForURL(/\/login$/);
-    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(2500);
+    expect(await shownBeforeRedirect(page)).toBeGreaterThanOrEqual(2500);
 
     await page.goto(secondLink);
     await page.getByText(MSG.verify.success).waitFor();
@@ -169,11 +169,11 @@ describe('sign-up, verification and log-in in Chromium (mail over real SMTP)', (
 
     for (const query of ['?mode=verifyEmail', '?mode=somethingElse&oobCode=abc', '']) {
       const other = await newPage(browser);
+      await recordRedirects(other, MSG.verify.invalidLink);
       await other.goto(`${server.url}/verify${query}`);
       await other.getByText(MSG.verify.invalidLink).waitFor();
-      const shownAt = Date.now();
       await other.waitForURL(/\/login$/);
-      expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2500);
+      expect(await shownBeforeRedirect(other)).toBeGreaterThanOrEqual(2500);
       await other.close();
     }
     const last = await newPage(browser);
