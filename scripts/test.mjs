@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { loadavg } from 'node:os';
 import { ensureDependencies, buildWeb, must, run } from './lib.mjs';
 
 const CI = process.env.CI === 'true' || process.env.CI === '1';
@@ -37,9 +38,29 @@ function postgresAnswers(url) {
 const suiteStart = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
+/** CPU seconds used by the child processes this script has waited for (Linux: /proc/self/stat cutime + cstime). */
+function childCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "CPU 612 s, load 3.1": how busy a stage kept the machine, to read beside its wall time. */
+function usage(cpuBefore) {
+  const cpu = childCpu();
+  const load = loadavg()[0].toFixed(1);
+  return cpu === undefined || cpuBefore === undefined
+    ? `load ${load}`
+    : `CPU ${(cpu - cpuBefore).toFixed(0)} s, load ${load}`;
+}
+
 function vitest(name, dir, env = {}) {
   console.log(`\n━━ ${name} ━━`);
   const started = Date.now();
+  const cpuBefore = childCpu();
   const out = `${results}/${name.replace(/\W+/g, '-')}.json`;
   const code = run(
     process.execPath,
@@ -58,13 +79,13 @@ function vitest(name, dir, env = {}) {
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   } else if (code !== 0) totals.failed += 1;
-  console.log(`━━ ${name}: ${seconds(started)} ━━`);
+  console.log(`━━ ${name}: ${seconds(started)} (${usage(cpuBefore)}) ━━`);
   if (code !== 0) finish(code);
 }
 
 function finish(code) {
   console.log(
-    `\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${seconds(suiteStart)})`,
+    `\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${seconds(suiteStart)}; ${usage(0)})`,
   );
   process.exit(code);
 }
