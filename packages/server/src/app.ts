@@ -61,6 +61,8 @@ export interface BuildOptions {
   documents?: DocumentsOptions;
   /** Wraps the accounts feature's password hasher (tests count its costly calls). */
   wrapHasher?: WrapHasher;
+  /** The clock of the accounts feature's log-in limits (rate limiter, log-in guard); tests move it instead of waiting a window. */
+  authClock?: () => Date;
   /** What the LMS feature is built with instead of its defaults (tests: a clock of their own, shorter Canvas timings). */
   lms?: LmsOptions;
 }
@@ -147,7 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.close().catch(() => undefined);
     throw err;
   }
-  await app.register(authFeature(ctx, { wrapHasher: options.wrapHasher }));
+  await app.register(authFeature(ctx, { wrapHasher: options.wrapHasher, now: options.authClock }));
   await app.register(avatarsFeature(ctx));
   await app.register(feedbackFeature(ctx));
   await app.register(filesFeature(ctx));

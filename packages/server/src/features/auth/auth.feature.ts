@@ -9,9 +9,9 @@ import { installSessionSweep } from './session-sweep.ts';
 import { sessionRoutes } from './session.routes.ts';
 
 /** Accounts: sign-up, log-in, verification, password reset, social sign-in, the session, log-out and account deletion (the owner of `users` and `sessions`; the platform resolves sessions through its store). */
-export function authFeature(ctx: AppContext, options: { wrapHasher?: WrapHasher } = {}) {
+export function authFeature(ctx: AppContext, options: { wrapHasher?: WrapHasher; now?: () => Date } = {}) {
   const hasher = options.wrapHasher ? options.wrapHasher(scryptHasher) : scryptHasher;
-  const limits = { enabled: ctx.config.rateLimits, windowMs: ctx.config.rateLimitWindowMs };
+  const limits = { enabled: ctx.config.rateLimits, windowMs: ctx.config.rateLimitWindowMs, now: options.now };
   const accounts = createAccountService(
     ctx,
     createRateLimiter(ctx.db, limits),
