@@ -9,6 +9,8 @@ import { replaceProfileCourses } from '../features/profile/profile-courses.repos
 export interface SeedUser {
   email: string;
   password?: string;
+  /** `password`'s hash made beforehand (hashPassword): tests that create many users hash their password once. */
+  passwordHash?: string;
   verified?: boolean;
   /** A complete profile (name, major, year, custom picture) unless false. */
   complete?: boolean;
@@ -44,7 +46,7 @@ export async function seedUser(
     await tx.insert(users).values({
       id,
       email,
-      passwordHash: await hashPassword(u.password ?? 'password123'),
+      passwordHash: u.passwordHash ?? (await hashPassword(u.password ?? 'password123')),
       emailVerified: u.verified !== false,
     });
     await tx.insert(profiles).values({

@@ -4,6 +4,8 @@ import { hashLane, hashPassword, verifyPassword } from './passwords.ts';
 describe('password hashing', () => {
   it('verifies the right password only', async () => {
     const stored = await hashPassword('correct horse');
+    // The full cost (tests share hashes made this way instead of lowering it): N=2^15, r=8, p=1.
+    expect(stored.split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
     expect(await verifyPassword('correct horse', stored)).toBe(true);
     expect(await verifyPassword('wrong horse', stored)).toBe(false);
   });
