@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
 import type { MatchCandidate, MatchPage } from '@studybuddy/shared/social';
-import { logIn } from './accounts.ts';
+import { logIn } from './profile-helpers.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { fakeSession } from './fake-session.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { serverAndBrowser } from './suite.ts';
 
 const ADA = 'ada.social@g.ucla.edu';
 const BEN = 'ben.social@g.ucla.edu';
@@ -233,13 +232,10 @@ describe('match finder, friend requests, notifications and friends in Chromium (
     await row.waitFor();
     await page.context().close();
   });
-});
 
-describe('match finder photo carousel in Chromium', () => {
-  const app = serverAndBrowser();
-
-  it('advances every 10 s and pauses for 10 s after the student uses it', async () => {
-    const page = await newPage(app.browser);
+  // The same server and browser: the carousel's student and candidate are answered by the page itself.
+  it('the photo carousel advances every 10 s and pauses for 10 s after the student uses it', async () => {
+    const page = await newPage(browser);
     await page.clock.install();
     await fakeSession(page);
     const candidate: MatchCandidate = {
@@ -258,7 +254,7 @@ describe('match finder photo carousel in Chromium', () => {
     await page.route('**/api/social/matches?*', (route) =>
       route.fulfill({ json: { candidates: [candidate], nextCursor: null } satisfies MatchPage }),
     );
-    await page.goto(`${app.server.url}/matchmaking`);
+    await page.goto(`${server.url}/matchmaking`);
     const photo = (n: number) => page.getByRole('tab', { name: `Show photo ${n}` });
     await photo(1).waitFor();
     expect(await photo(1).getAttribute('aria-selected')).toBe('true');
