@@ -192,6 +192,9 @@ const steps: [Record<string, number>, string, number[]][] = [
   [span, 'title', [0.5, 1]],
   [span, 'placeAfter', [0, 0.35, 0.7, 1.2]],
   [span, 'hops', [0, 1, 2, 3]],
+  [span, 'between', [0, 0.3, 0.6, 1]],
+  [span, 'sameClause', [0, 0.3, 0.6, 1]],
+  [span, 'given', [0, 0.5, 1, 2]],
 ];
 let current = quality();
 console.log(`short answers before the search: contains ${current.contains.toFixed(1)} %, F1 ${current.f1.toFixed(1)}`);

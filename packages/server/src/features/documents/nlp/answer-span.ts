@@ -239,6 +239,20 @@ export function answerSpan(
       // The subject of "Who made…" stands before the question's words; other answers after the first of them.
       if (question.subject ? to < anchors[0]! : from > anchors[0]!) score += SPAN_WEIGHTS.side;
     }
+    if (anchors.length) {
+      // Inside the run of the question's own words ("… Kublai in 1291 forbade …" aside), answers are rarer.
+      if (anchors[0]! < from && to < last) score -= SPAN_WEIGHTS.between;
+      // A comma or a semicolon between the span and the question's nearest word: another clause (but not the
+      // comma of an apposition right before the span: "the priest, Guyard de Moulin").
+      const nearest = anchors.reduce((a, b) => (Math.abs(b - from) < Math.abs(a - from) ? b : a));
+      const [x, y] = nearest < from ? [nearest, Math.min(from, c.from - 1)] : [to, nearest];
+      let split = false;
+      for (let k = x + 1; k < y; k++) if (/^[,;:]$/.test(tokens[k]!.text)) split = true;
+      if (!split) score += SPAN_WEIGHTS.sameClause;
+    }
+    // "known as whips", "called Abilene", "(various allied groups …)": a name or definition given.
+    const lead = `${tokens[c.from - 2]?.lower ?? ''} ${prev}`;
+    if (/(?:known as|called|named|termed|^.* \()$/.test(lead)) score += SPAN_WEIGHTS.given;
     score += SPAN_WEIGHTS.longer * Math.min(words.length, SPAN_WEIGHTS.longest - 1);
     if (words.length > SPAN_WEIGHTS.longest) score -= SPAN_WEIGHTS.tooLong * (words.length - SPAN_WEIGHTS.longest);
     const text = sentence.slice(tokens[from]!.start, tokens[to]!.end);

@@ -3,8 +3,8 @@
 export const QA_MODEL = {
   /** Sentence ranker, in the order of SENTENCE_FEATURES. */
   sentence: [
-    3.2967, 0.3657, 1.4918, 2.5111, 0.2482, 2.1432, 0.5926, 2.5147, 2.6389, 0.0812, 0.5032, 1.2526, 1.9826, 1.4038,
-    -1.2797, 0.2339,
+    3.2281, 0.4206, 1.5232, 2.5666, 0.1911, 2.21, 0.6016, 2.6948, 2.7699, 0.1173, 0.4299, 1.2403, 1.8558, 1.3772,
+    -1.234, 0.2095,
   ],
   /** Short answers: how much each cue counts in a span's score (see answer-span.ts). */
   span: {
@@ -14,26 +14,29 @@ export const QA_MODEL = {
     personBy: 1.2,
     notPerson: 0.8,
     title: 0.5,
-    afterLast: 0.8,
-    hops: 2,
+    afterLast: 0.4,
+    hops: 1,
     longer: 0.3,
     overlap: 5,
-    placeAfter: 0.35,
+    placeAfter: 0.7,
     longest: 5,
     tooLong: 0.12,
     focusBeside: 1.5,
+    between: 0,
+    sameClause: 0.6,
+    given: 1,
   },
   /** Choosing among the best sentences: the ranker's score plus these times the short answer's fit. */
-  pick: { sentencesRead: 5, span: 0.4, typed: 0.25 },
+  pick: { sentencesRead: 5, span: 0.4, typed: 0 },
   /** "Not in the document": logistic model over REFUSAL_FEATURES, refused below `threshold` or when the
    * sentence holds less than `minCoverage` of the question's weight. */
   refuse: {
     coefficients: [
-      0.0611, 0.4102, -0.6317, -0.8968, 0.2506, 0.0174, 0.3235, -0.6568, 0.0633, 0.4406, 0.4993, 0.4693, -0.0111,
-      -1.1182, -0.5741, -0.783, -0.4302, 0.3014, -0.4924, -0.2831, 0.0752,
+      -0.0146, 0.2807, -0.6373, -0.8367, 0.2635, 0.0219, 0.3352, -0.6666, 0.0389, 0.4716, 0.4729, 0.4248, -0.0528,
+      -1.1664, -0.5494, -0.7729, -0.442, 0.2935, -0.5323, -0.2005, 0.0866,
     ],
-    intercept: -2.465,
-    threshold: 0.2254,
-    minCoverage: 0.15,
+    intercept: -2.5014,
+    threshold: 0.2388,
+    minCoverage: 0.1,
   },
 };

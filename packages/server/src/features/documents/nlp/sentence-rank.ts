@@ -149,7 +149,9 @@ export function rankSentences(
   for (const { passage } of read) {
     for (const t of passage.terms) {
       if (t.length < 5 || weights.has(t) || related.has(t)) continue;
-      const q = terms.find((x) => x.length >= 5 && x.slice(0, 5) === t.slice(0, 5));
+      const q = terms.find(
+        (x) => (x.length >= 5 && x.slice(0, 5) === t.slice(0, 5)) || (x.length === 4 && t.startsWith(x)),
+      );
       if (q) related.set(t, q);
     }
   }
