@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
 import { logIn } from './accounts.ts';
-import { holdRedirects, releaseRedirects } from './auth-helpers.ts';
+import { quickRedirected, quickRedirects, releaseRedirects } from './auth-helpers.ts';
 import { startMailbox, type Mailbox } from './auth-mailbox.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -55,7 +55,8 @@ describe('password reset in Chromium (mail over real SMTP)', () => {
     expect(link).toMatch(new RegExp(`^${server.url}/verify\\?mode=resetPassword&oobCode=[\\w-]+$`));
     expect(mailbox.mails.filter((m) => m.to.includes('nobody.here@wisc.edu'))).toHaveLength(0);
 
-    await holdRedirects(page);
+    // The success text's 2 s redirect waits for the accessibility check, then runs at once (quickRedirects).
+    await quickRedirects(page, MSG.reset.success, { hold: true });
     await page.goto(link);
     await page.waitForURL(/\/reset-password\?oobCode=/);
     await page.getByText(EMAIL).waitFor();
@@ -95,6 +96,8 @@ describe('password reset in Chromium (mail over real SMTP)', () => {
     expect(new URL(page.url()).pathname).toBe('/reset-password');
     await releaseRedirects(page);
     await page.waitForURL(/\/login$/);
+    // §9: the success text stays 2 s (set while it was on screen), then /login.
+    expect(await quickRedirected(page)).toEqual([{ ms: 2000, shown: MSG.reset.success, firedOn: '/reset-password' }]);
 
     // The other device was signed out by the reset.
     expect(await sessionOf(otherDevice)).toBeNull();
