@@ -23,11 +23,13 @@ export default defineConfig({
     // Measured on the whole PGlite stage at load 11-16 (seconds, 2026-11-28, issue 32): backup-schedule 149,
     // graceful-restart 90, document-crash 75, connection-guard 48, backup 46, upload-content 32, documents-canvas 28,
     // job-queue 28, request-context 26, documents-quotas 26. The stage: 635 s wall, 1,179 s summed over files.
+    // backup-schedule has since been split in two (37 + 36 s alone at load 8, both at once).
     sequence: {
       sequencer: slowestFirst([
-        'backup-schedule.test.ts',
         'graceful-restart.test.ts',
         'document-crash.test.ts',
+        'backup-schedule-live.test.ts',
+        'backup-schedule.test.ts',
         'connection-guard.test.ts',
         'backup.test.ts',
         'upload-content.test.ts',

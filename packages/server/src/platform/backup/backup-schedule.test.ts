@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
@@ -13,80 +12,14 @@ import { chatRef, friends, history, pngBytes, post } from '../../features/chat/c
 import { dropPostgres, makePostgres } from '../../test/postgres-databases.ts';
 import { copyMigratedDatabase, freshPostgres } from '../../test/test-app.ts';
 import type { TestUser } from '../../test/users.ts';
-import { startS3rver } from '../storage/s3rver-store.ts';
-import { backupStoreOf, type BackupClock, startBackupSchedule, type BackupScheduler } from './backup-schedule.ts';
+import { type BackupClock, startBackupSchedule, type BackupScheduler } from './backup-schedule.ts';
 import { backupName, fsBackupStore } from './backup-store.ts';
-
-const serverRoot = path.resolve(import.meta.dirname, '../../..');
-
-/** `npm run restore`, as the script starts it. */
-function restoreCli(
-  args: string[],
-  extra: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_KEY', 'DATA_DIR', 'STORAGE']) delete env[key];
-  Object.assign(env, extra);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/restore.ts', ...args], { cwd: serverRoot, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** A clock the test moves: the schedule sleeps until the test wakes it at the time it asked for. */
-function manualClock(start: string) {
-  let now = Date.parse(start);
-  const sleepers: { until: number; wake: () => void }[] = [];
-  const clock: BackupClock = {
-    now: () => now,
-    sleep: (until, signal) =>
-      new Promise<void>((resolve) => {
-        if (until <= now || signal.aborted) return resolve();
-        sleepers.push({ until, wake: resolve });
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      }),
-  };
-  return {
-    clock,
-    /** Moves to the time the schedule waits for and wakes it; answers that time. */
-    async next(): Promise<Date> {
-      await until(() => sleepers.length > 0, 'the schedule to wait for its next run');
-      sleepers.sort((a, b) => a.until - b.until);
-      const s = sleepers.shift()!;
-      now = s.until;
-      s.wake();
-      return new Date(now);
-    },
-  };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 240_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const metric = async (app: App, name: string) => {
-  const line = (await app.ctx.metrics.text()).split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.split(' ')[1]);
-};
+import { captureLog, manualClock, metric, restoreCli, until } from './backup.test-kit.ts';
 
 const sha256 = async (file: string) =>
   createHash('sha256')
     .update(await readFile(file))
     .digest('hex');
-
-function captureLog() {
-  const lines: string[] = [];
-  return { stream: { write: (line: string) => void lines.push(line) }, lines };
-}
 
 describe('BACKUP_SCHEDULE and BACKUP_KEEP settings', () => {
   it('default to no schedule and 14 kept; a bad cron expression or count stops the start, naming it', () => {
@@ -259,35 +192,6 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)(
   },
 );
 
-describe.skipIf(!!process.env.TEST_DATABASE_URL)('BACKUP_SCHEDULE on a running server', { timeout: 300_000 }, () => {
-  let work: string;
-  let app: App | undefined;
-  afterAll(async () => {
-    await app?.close();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  it('writes backups on the real clock and keeps BACKUP_KEEP of them', async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'sb-backup-live-'));
-    await copyMigratedDatabase(work);
-    const config = loadConfig({
-      DATA_DIR: work,
-      LOG_LEVEL: 'silent',
-      BACKUP_SCHEDULE: '* * * * * *',
-      BACKUP_KEEP: '1',
-    });
-    app = await buildApp(config, { logger: false });
-    await app.ready();
-    const store = fsBackupStore(path.join(work, 'backups'));
-    let first: string | undefined;
-    await until(async () => (first = (await store.list())[0]?.name) !== undefined, 'a first scheduled backup');
-    await until(async () => {
-      const all = await store.list();
-      return all.length === 1 && all[0]!.name !== first;
-    }, 'a second backup to replace the first');
-  });
-});
-
 /** A clock whose timer never fires: the test runs the schedule's runs itself. */
 const stoppedClock: BackupClock = {
   now: () => Date.parse('2026-03-01T00:00:00Z'),
@@ -376,84 +280,3 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     });
   },
 );
-
-describe.skipIf(!!process.env.TEST_DATABASE_URL)('scheduled backups in the S3 bucket', { timeout: 300_000 }, () => {
-  let work: string;
-  let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
-  let app: App | undefined;
-  let restored: App | undefined;
-  let scheduler: BackupScheduler | undefined;
-  afterAll(async () => {
-    await scheduler?.stop();
-    await app?.close();
-    await restored?.close();
-    await s3?.server.close();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  it('writes to backups/ in the bucket, survives the bucket being away, and npm run restore takes the newest from it', async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'sb-backup-s3-'));
-    const directory = path.join(work, 's3');
-    const bucket = 'studybuddy-backups';
-    s3 = await startS3rver({ address: '127.0.0.1', port: 0, directory, buckets: [bucket] });
-    const port = s3.port;
-    const env = {
-      STORAGE: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: bucket,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-    };
-    const dataDir = path.join(work, 'a');
-    await copyMigratedDatabase(dataDir);
-    const log = captureLog();
-    app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env }), { logStream: log.stream });
-    const [ada, bob] = await friends(app, 2, ['Ada Lovelace', 'Bob Babbage']);
-    expect((await post(app, ada, chatRef(ada, bob), { type: 'text', content: 'Kept in the bucket' })).statusCode).toBe(
-      201,
-    );
-    const time = manualClock('2026-03-01T00:00:00Z');
-    const store = backupStoreOf(app.ctx);
-    expect(store.where).toBe(`s3://${bucket}/backups/`);
-    scheduler = startBackupSchedule(app.ctx, { schedule: '*/15 * * * *', keep: 2, clock: time.clock });
-    const names = async () => (await store.list()).map((b) => b.name);
-    for (let i = 0; i < 3; i++) {
-      const at = await time.next();
-      // The log says when it is stored (listing the bucket in a loop would keep the in-process store busy).
-      await until(() => {
-        const failed = log.lines.find((l) => l.includes('"level":50'));
-        if (failed) throw new Error(failed);
-        return log.lines.some((l) => l.includes('"msg":"scheduled backup written"') && l.includes(backupName(at)));
-      }, `the backup due at ${at.toISOString()}`);
-    }
-    await until(() => log.lines.some((l) => l.includes('"msg":"older backups removed (BACKUP_KEEP)"')), 'retention');
-    expect(await names()).toHaveLength(2);
-    const kept = await store.list();
-    expect(await app.ctx.storage.list('backups')).toEqual(kept.map((b) => `backups/${b.name}`));
-
-    // The bucket is away (the store is down): the run fails, is logged and counted, and leaves nothing behind.
-    await s3.server.close();
-    s3 = undefined;
-    await time.next();
-    await until(async () => (await metric(app!, 'studybuddy_backup_failures_total')) === 1, 'the failure to count');
-    expect(log.lines.some((l) => l.includes('"msg":"scheduled backup failed; the older backups are kept"'))).toBe(true);
-    expect((await readdir(dataDir)).filter((n) => n.endsWith('.partial'))).toEqual([]);
-
-    // Back again: the older backups are as they were.
-    s3 = await startS3rver({ address: '127.0.0.1', port, directory, buckets: [bucket] });
-    expect((await store.list()).map((b) => ({ name: b.name, bytes: b.bytes }))).toEqual(
-      kept.map((b) => ({ name: b.name, bytes: b.bytes })),
-    );
-
-    const dirB = path.join(work, 'b');
-    const run = await restoreCli(['--newest', '--data-dir', dirB], env);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`Restoring ${kept.at(-1)!.name} (`);
-    expect(run.stdout).toContain(`from s3://${bucket}/backups/`);
-    restored = await buildApp(loadConfig({ DATA_DIR: dirB, LOG_LEVEL: 'silent', ...env }), { logger: false });
-    const accounts = (d: App['ctx']['db']) => d.select().from(users).orderBy(asc(users.id));
-    expect(await accounts(restored.ctx.db)).toEqual(await accounts(app.ctx.db));
-    const page = (await history(restored, ada, chatRef(ada, bob))).json() as { messages: { content: string }[] };
-    expect(page.messages.map((m) => m.content)).toEqual(['Kept in the bucket']);
-  });
-});
