@@ -45,8 +45,9 @@ type Scheme = 'light' | 'dark';
 const shownScheme = (page: Page) =>
   page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme') as Scheme | null);
 
-async function seriousViolationsOnce(page: Page, rules?: string[]): Promise<string[]> {
+async function seriousViolationsOnce(page: Page, rules?: string[], within?: string): Promise<string[]> {
   const builder = new AxeBuilder({ page });
+  if (within) builder.include(within);
   const results = await (rules ? builder.withRules(rules) : builder).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -57,11 +58,11 @@ async function seriousViolationsOnce(page: Page, rules?: string[]): Promise<stri
  * A toast can start fading out after the page settled and while axe reads it (its text then has low contrast for a
  * moment): after a first look finds violations, the page settles again and a second look is the verdict.
  */
-async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
-  const first = await seriousViolationsOnce(page, rules);
+async function seriousViolations(page: Page, rules?: string[], within?: string): Promise<string[]> {
+  const first = await seriousViolationsOnce(page, rules, within);
   if (!first.length) return first;
   await settled(page);
-  return seriousViolationsOnce(page, rules);
+  return seriousViolationsOnce(page, rules, within);
 }
 
 /**
@@ -70,14 +71,16 @@ async function seriousViolations(page: Page, rules?: string[]): Promise<string[]
  * `emulateMedia`, the app follows it, and it is switched back. A page whose student chose Light or Dark follows no
  * system setting: it is judged in its own scheme only. `otherScheme: false` judges it in its own scheme only too:
  * for a screen the journey has just judged in both, seen again at another width (the schemes' colours do not
- * depend on the width; what the layout shows does, and that is judged in full).
+ * depend on the width; what the layout shows does, and that is judged in full). `within` (a CSS selector) judges only
+ * that part of the page, e.g. `'[role="dialog"]'` for a modal whose page behind it (inert) a journey has judged
+ * already: axe on a page with a long list takes seconds a scan on a busy machine.
  */
 export async function expectAccessible(
   page: Page,
-  { otherScheme = true }: { otherScheme?: boolean } = {},
+  { otherScheme = true, within }: { otherScheme?: boolean; within?: string } = {},
 ): Promise<void> {
   await settled(page);
-  const bad = await seriousViolations(page);
+  const bad = await seriousViolations(page, undefined, within);
   if (bad.length) throw new Error(`Accessibility violations on ${page.url()}:\n${bad.join('\n')}`);
   if (!otherScheme) return;
 
@@ -96,7 +99,7 @@ export async function expectAccessible(
   try {
     await page.waitForFunction((s) => document.documentElement.getAttribute('data-mantine-color-scheme') === s, other);
     await settled(page);
-    const contrast = await seriousViolations(page, ['color-contrast']);
+    const contrast = await seriousViolations(page, ['color-contrast'], within);
     if (contrast.length) {
       throw new Error(`Colour contrast violations in the ${other} scheme on ${page.url()}:\n${contrast.join('\n')}`);
     }
