@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
-import { logIn } from './accounts.ts';
+import { logIn } from './profile-helpers.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { transitionsEnded } from './transitions.ts';
