@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '@studybuddy/shared/messages';
 import { LIMITS } from '@studybuddy/shared/limits';
-import { logIn } from './accounts.ts';
+import { sessionState, type SessionState } from './accounts.ts';
 import { expectAccessible, launchBrowser, newPage } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 
@@ -22,6 +22,9 @@ describe('one-to-one chat in Chromium (two students)', () => {
   let browser: Browser;
   let ada: Page;
   let ben: Page;
+  /** The students' sessions, logged in once (the log-in form is not what these journeys look at). */
+  let adaState: SessionState;
+  let benState: SessionState;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([
@@ -31,8 +34,11 @@ describe('one-to-one chat in Chromium (two students)', () => {
       ]),
       launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']),
     ]);
-    [ada, ben] = await Promise.all([newPage(browser), newPage(browser)]);
-    await Promise.all([logIn(ada, server.url, ADA), logIn(ben, server.url, BEN)]);
+    [adaState, benState] = await Promise.all([sessionState(server.url, ADA), sessionState(server.url, BEN)]);
+    [ada, ben] = await Promise.all([
+      newPage(browser, { storageState: adaState }),
+      newPage(browser, { storageState: benState }),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -189,32 +195,38 @@ describe('one-to-one chat in Chromium (two students)', () => {
   });
 
   it('sends a message written offline when the connection returns', async () => {
-    await ada.goto(chatWith(BEN));
+    // Ada on a laptop of her own (its own context to take offline), on the page's own clock: the outbox's retries
+    // while offline are run through by the clock instead of waited out.
+    const laptop = await newPage(browser, { storageState: adaState });
+    await laptop.clock.install();
+    await laptop.goto(chatWith(BEN));
     await ben.goto(chatWith(ADA));
-    await composer(ada).waitFor();
-    await ada.context().setOffline(true);
-    await composer(ada).fill('Written on the train');
-    await ada.keyboard.press('Enter');
-    const bubble = bubbles(ada).filter({ hasText: 'Written on the train' });
-    await bubble.and(ada.locator('[data-state="pending"]')).waitFor();
-    await ada.getByText(MSG.chat.offline).waitFor();
-    await ada.waitForTimeout(1500);
+    await composer(laptop).waitFor();
+    await laptop.context().setOffline(true);
+    await composer(laptop).fill('Written on the train');
+    await laptop.keyboard.press('Enter');
+    const bubble = bubbles(laptop).filter({ hasText: 'Written on the train' });
+    await bubble.and(laptop.locator('[data-state="pending"]')).waitFor();
+    await laptop.getByText(MSG.chat.offline).waitFor();
+    // 15 s offline: every try (at once, then after 1, 2, 4 and 8 s) finds no connection, and the message stays
+    // pending instead of failing.
+    await laptop.clock.runFor(15_000);
     expect(await bubble.getAttribute('data-state')).toBe('pending');
-    await ada.context().setOffline(false);
-    await bubble.and(ada.locator('[data-state="sent"]')).waitFor({ timeout: 20_000 });
+    await laptop.context().setOffline(false);
+    await bubble.and(laptop.locator('[data-state="sent"]')).waitFor({ timeout: 20_000 });
     await log(ben).getByText('Written on the train').waitFor();
     expect(await log(ben).getByText('Written on the train').count()).toBe(1);
+    await laptop.close();
   });
 
   it('falls back to polling every 5 s when the socket cannot open', async () => {
     // Ben's other tab leaves the chat (while it shows it, everything that arrives is read at once).
     await ben.goto(`${server.url}/notifications`);
-    const cut = await newPage(browser);
+    const cut = await newPage(browser, { storageState: benState });
     // The page's own clock: a poll round is due within one interval of it however slow this machine is, and a
     // longer interval would not deliver within the waits below.
     await cut.clock.install();
     await cut.routeWebSocket(/\/api\/ws/, (ws) => ws.close());
-    await logIn(cut, server.url, BEN);
     await cut.goto(chatWith(ADA));
     await composer(cut).waitFor();
     await log(cut).waitFor();
@@ -259,22 +271,22 @@ describe('one-to-one chat in Chromium (two students)', () => {
     // The newest message is in view at the bottom; the oldest ones are not loaded yet.
     expect(await log(ben).getByText('history 40', { exact: true }).isVisible()).toBe(true);
     expect(await log(ben).getByText('history 1', { exact: true }).count()).toBe(0);
-    for (let i = 0; i < 10 && !(await log(ben).getByText('history 1', { exact: true }).count()); i++) {
+    // Each scroll to the top brings an older page (the list then keeps the reader's place, away from the top).
+    while (!(await log(ben).getByText('history 1', { exact: true }).count())) {
+      const loaded = await bubbles(ben).count();
       await log(ben).evaluate((el) => el.scrollTo({ top: 0 }));
-      await ben.waitForTimeout(300);
+      await expect.poll(() => bubbles(ben).count(), { timeout: 30_000 }).toBeGreaterThan(loaded);
     }
-    await log(ben).getByText('history 1', { exact: true }).waitFor();
     const texts = await bubbles(ben).allInnerTexts();
     const order = [1, 2, 39, 40].map((n) => texts.findIndex((t) => t.startsWith(`history ${n}\n`)));
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
   it('shows the spec texts when recording or a voice upload fails, and sends on retry', async () => {
-    const denied = await newPage(browser);
+    const denied = await newPage(browser, { storageState: benState });
     await denied.addInitScript(() => {
       navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
     });
-    await logIn(denied, server.url, BEN);
     await denied.goto(chatWith(ADA));
     await denied.getByRole('button', { name: MSG.chat.record }).click();
     await denied.locator('.mantine-Notification-root', { hasText: MSG.chat.micFailed }).waitFor();
@@ -296,8 +308,7 @@ describe('one-to-one chat in Chromium (two students)', () => {
   });
 
   it('at 375 px the chat has a back button to the friends list', async () => {
-    const phone = await newPage(browser, { viewport: { width: 375, height: 740 } });
-    await logIn(phone, server.url, BEN);
+    const phone = await newPage(browser, { viewport: { width: 375, height: 740 }, storageState: benState });
     await phone.goto(chatWith(ADA));
     await log(phone).getByText('history 40', { exact: true }).waitFor();
     await expectAccessible(phone);
