@@ -80,6 +80,8 @@ class Client {
   readonly arrivals = new Map<string, number>();
   cursor: number | null = null;
   resyncs = 0;
+  /** How often its socket closed (the server went away or refused it). */
+  drops = 0;
   private ws: WebSocket | null = null;
   private closed = false;
 
@@ -128,6 +130,7 @@ class Client {
     });
     ws.on('error', () => undefined);
     ws.on('close', () => {
+      this.drops += 1;
       if (!this.closed) setTimeout(() => this.connect(), 100);
     });
   }
@@ -236,8 +239,10 @@ describe('kill -9 while clients send', () => {
     const acked = () => clients.reduce((n, c) => n + c.acked.size, 0);
     while (acked() < 12) await sleep(20);
     const ackedBeforeKill = acked();
+    const dropsBeforeKill = clients.map((c) => c.drops);
     await server.kill9();
-    await sleep(1000);
+    // The server stays down until every client has seen its socket close (and goes on sending into the void).
+    await expect.poll(() => clients.every((c, i) => c.drops > dropsBeforeKill[i]!), { timeout: 30_000 }).toBe(true);
     await server.start();
     await Promise.all(sending);
     expect(ackedBeforeKill).toBeGreaterThan(0);
@@ -256,11 +261,22 @@ describe('kill -9 while clients send', () => {
     expect(stored).toHaveLength(ackedIds.size);
     expect(new Set(stored.map((m) => m.content)).size).toBe(stored.length);
 
+    // A last message to the group, sent after all the others: each socket delivers in order, so once it has reached
+    // a client, so has everything stored before it, and any second copy of an earlier one.
+    const last = await reader.api<{ message: ChatMessage }>('POST', `/api/groups/${groupRef.id}/messages`, {
+      id: randomUUID(),
+      type: 'text',
+      content: 'the end',
+    });
+    expect([200, 201]).toContain(last.status);
+    const lastId = last.data.message.id;
+
     // Each client resynced after the restart and holds exactly its conversations' stored messages, each once.
-    await sleep(1000);
     for (const [i, c] of clients.entries()) {
       const mine = stored.filter((m) => m.conversation.kind === 'group' || m.conversation.id === targets[i]!.id);
-      await expect.poll(() => c.held.size, { timeout: 15_000 }).toBe(mine.length);
+      await expect.poll(() => c.held.has(lastId), { timeout: 30_000 }).toBe(true);
+      c.held.delete(lastId);
+      c.arrivals.delete(lastId);
       expect(new Set(c.held.keys())).toEqual(new Set(mine.map((m) => m.id)));
       expect(c.resyncs).toBeGreaterThan(0);
       expect([...c.arrivals.values()].every((n) => n === 1)).toBe(true);
