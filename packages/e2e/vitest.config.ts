@@ -9,6 +9,8 @@ export default defineConfig({
     // No second tries: a journey that fails on a busy machine waits for a time instead of a state, and is fixed
     // (npm run test:stress -- e2e finds them).
     retry: 0,
+    // expect.poll waits for a state: its default 1 s is a wall-clock window a busy machine overruns.
+    expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: 'forks',
     globalSetup: ['src/global-setup.ts'],
     setupFiles: ['src/csp-setup.ts'],
