@@ -1,4 +1,4 @@
-// What the backup schedule tests share: the restore CLI as npm runs it, a clock the test moves, waiting for a state.
+// What the backup tests share: the backup and restore CLIs as npm runs them, a clock the test moves, waiting for a state.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { App } from '../../app.ts';
@@ -6,16 +6,25 @@ import type { BackupClock } from './backup-schedule.ts';
 
 const serverRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** `npm run restore`, as the script starts it. */
-export function restoreCli(
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run backup` / `npm run restore`, as the scripts start them, without the test's database and data settings. */
+export function backupCli(
+  command: 'backup' | 'restore',
   args: string[],
-  extra: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_KEY', 'DATA_DIR', 'STORAGE']) delete env[key];
-  Object.assign(env, extra);
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  const base = { ...process.env };
+  for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_KEY', 'DATA_DIR', 'STORAGE']) delete base[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/restore.ts', ...args], { cwd: serverRoot, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${command}.ts`, ...args], {
+      cwd: serverRoot,
+      env: { ...base, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -24,6 +33,8 @@ export function restoreCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+export const restoreCli = (args: string[], env: Record<string, string> = {}) => backupCli('restore', args, env);
 
 /** A clock the test moves: the schedule sleeps until the test wakes it at the time it asked for. */
 export function manualClock(start: string) {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,34 +16,9 @@ import { jpegWithGps, uploadDirect } from '../../features/files/upload-test-help
 import { copyMigratedDatabase } from '../../test/test-app.ts';
 import { createUser } from '../../test/users.ts';
 import { adminToken, BACKUP_ROUTE, serverFile } from './admin-access.ts';
+import { backupCli as cli } from './backup.test-kit.ts';
 import { restoreArchive } from './restore.ts';
 import { endOfArchive, fileHeader, padding, readTar } from './tar.ts';
-
-const serverRoot = path.resolve(import.meta.dirname, '../../..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// The real commands, as `npm run backup` / `npm run restore` start them.
-function cli(command: 'backup' | 'restore', args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const base = { ...process.env };
-  for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_KEY', 'DATA_DIR', 'STORAGE']) delete base[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${command}.ts`, ...args], {
-      cwd: serverRoot,
-      env: { ...base, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function startApp(dataDir: string, listen: boolean) {
   const mail = captureMail();
