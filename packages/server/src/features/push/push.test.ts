@@ -130,7 +130,9 @@ describe('Web Push notices', () => {
     const [ada, ben] = await friends(t.app, 2, ['Ada Lovelace', 'Ben']);
     const device = await subscribeDevice(ben);
     const ref = chatRef(ada, ben);
+    // Each notice goes out before the next message: two messages in one look-up keep only the newest's notice.
     const older = (await post(t.app, ada, ref, { content: 'older words' })).json().message.id as string;
+    await t.app.ctx.registry.push.idle();
     const newest = (await post(t.app, ada, ref, { content: 'secret plan' })).json().message.id as string;
     await t.app.ctx.registry.push.idle();
     const remove = (id: string) =>
