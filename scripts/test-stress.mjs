@@ -59,7 +59,7 @@ for (let i = 1; i <= runs; i++) {
   const started = Date.now();
   const r = runOnce(i);
   process.stdout.write(r.stdout ?? '');
-  const times = [...(r.stdout ?? '').matchAll(/━━ ([^━\n]+): (\d+ s) ━━/g)].map((m) => `${m[1]} ${m[2]}`);
+  const times = [...(r.stdout ?? '').matchAll(/━━ ([^━\n]+): (\d+ s)[^━\n]*━━/g)].map((m) => `${m[1]} ${m[2]}`);
   const total = ((Date.now() - started) / 1000).toFixed(0);
   console.log(`\n== stress run ${i}/${runs}: exit ${r.status}, ${total} s, load ${load()} | ${times.join(' | ')}`);
   if (r.status !== 0) process.exit(r.status ?? 1);
