@@ -49,72 +49,43 @@ function childCpu() {
 }
 
 /** "CPU 612 s, load 3.1": how busy a stage kept the machine, to read beside its wall time. */
-function usage(cpu) {
+function usage(cpuBefore) {
+  const cpu = childCpu();
   const load = loadavg()[0].toFixed(1);
-  return Number.isFinite(cpu) ? `CPU ${cpu.toFixed(0)} s, load ${load}` : `load ${load}`;
+  return cpu === undefined || cpuBefore === undefined
+    ? `load ${load}`
+    : `CPU ${(cpu - cpuBefore).toFixed(0)} s, load ${load}`;
 }
 
-/** Stages running now, each with the CPU of the stages that ended while it ran (counted in childCpu, not its own). */
-const running = new Set();
-
-/** Adds a stage's report (vitest's JSON) to the totals; a stage that failed without one counts as one failure. */
-function count(out, code) {
+function vitest(name, dir, env = {}) {
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  const cpuBefore = childCpu();
+  const out = `${results}/${name.replace(/\W+/g, '-')}.json`;
+  const code = run(
+    process.execPath,
+    [
+      '../../node_modules/vitest/vitest.mjs',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=../../${out}`,
+    ],
+    { cwd: dir, env },
+  );
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   } else if (code !== 0) totals.failed += 1;
-}
-
-/**
- * Runs one vitest project and resolves to its exit code. `quiet`: its output is kept until it ends, then printed
- * under its heading, so a stage running beside another does not interleave with it.
- */
-function vitest(name, dir, env = {}, { quiet = false } = {}) {
-  if (!quiet) console.log(`\n━━ ${name} ━━`);
-  const started = Date.now();
-  const stage = { cpuBefore: childCpu(), others: 0 };
-  running.add(stage);
-  const out = `${results}/${name.replace(/\W+/g, '-')}.json`;
-  const args = [
-    '../../node_modules/vitest/vitest.mjs',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=../../${out}`,
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      count(out, code ?? 1);
-      running.delete(stage);
-      const cpu = childCpu() - stage.cpuBefore - stage.others;
-      for (const other of running) other.others += cpu;
-      if (quiet) process.stdout.write(`\n━━ ${name} ━━\n${output}`);
-      console.log(`━━ ${name}: ${seconds(started)} (${usage(cpu)}) ━━`);
-      resolve(code ?? 1);
-    });
-  });
-}
-
-/** Runs stages side by side (each vitest call given `quiet` but the first) and stops the suite if one failed. */
-async function together(...stages) {
-  const codes = await Promise.all(stages);
-  const failed = codes.find((code) => code !== 0);
-  if (failed !== undefined) finish(failed);
+  console.log(`━━ ${name}: ${seconds(started)} (${usage(cpuBefore)}) ━━`);
+  if (code !== 0) finish(code);
 }
 
 function finish(code) {
   console.log(
-    `\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${seconds(suiteStart)}; ${usage(childCpu())})`,
+    `\nTotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${seconds(suiteStart)}; ${usage(0)})`,
   );
   process.exit(code);
 }
@@ -147,34 +118,29 @@ async function staticChecks(names) {
 const STAGES = {
   lint: () => staticChecks(['lint']),
   typecheck: () => staticChecks(['typecheck']),
-  unit: async () => {
-    await together(vitest('unit: shared', 'packages/shared'));
-    await together(vitest('unit: web', 'packages/web'));
-    await together(vitest('canvas emulator', 'packages/canvas-emulator'));
+  unit: () => {
+    vitest('unit: shared', 'packages/shared');
+    vitest('unit: web', 'packages/web');
+    vitest('canvas emulator', 'packages/canvas-emulator');
   },
-  'server-pglite': () => together(vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' })),
-  'server-pg': () => together(postgresLeg()),
-  e2e: () => together(e2e()),
+  'server-pglite': () => vitest('server (PGlite)', 'packages/server', { TEST_DATABASE_URL: '' }),
+  'server-pg': async () => {
+    if (await postgresAnswers(PG_URL)) {
+      vitest('server (PostgreSQL)', 'packages/server', { TEST_DATABASE_URL: PG_URL });
+    } else {
+      console.log(`\n!!!!!!!! SKIPPED: PostgreSQL leg — nothing answers at ${PG_URL} !!!!!!!!`);
+      if (CI) {
+        console.error('Under CI=true the PostgreSQL leg must run.');
+        finish(1);
+      }
+    }
+  },
+  e2e: () => {
+    ensureChromium();
+    buildWeb();
+    vitest('e2e (Chromium)', 'packages/e2e');
+  },
 };
-
-/** The PostgreSQL leg's run (quiet when beside another stage), or 0 when it is skipped. */
-async function postgresLeg({ quiet = false } = {}) {
-  if (await postgresAnswers(PG_URL)) {
-    return vitest('server (PostgreSQL)', 'packages/server', { TEST_DATABASE_URL: PG_URL }, { quiet });
-  }
-  console.log(`\n!!!!!!!! SKIPPED: PostgreSQL leg — nothing answers at ${PG_URL} !!!!!!!!`);
-  if (CI) {
-    console.error('Under CI=true the PostgreSQL leg must run.');
-    return 1;
-  }
-  return 0;
-}
-
-function e2e() {
-  ensureChromium();
-  buildWeb();
-  return vitest('e2e (Chromium)', 'packages/e2e');
-}
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in STAGES));
@@ -187,11 +153,7 @@ ensureDependencies();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const chosen = asked.length > 0 ? asked : Object.keys(STAGES);
-const checks = ['lint', 'typecheck'].filter((name) => chosen.includes(name));
-if (checks.length > 0) await staticChecks(checks);
-// The journeys spend most of their time waiting on the browser and their servers (a third of two cores busy): the
-// PostgreSQL leg, asked with them, runs beside them in that idle time.
-const beside = chosen.includes('server-pg') && chosen.includes('e2e') ? ['server-pg', 'e2e'] : [];
-for (const name of chosen.filter((n) => !checks.includes(n) && !beside.includes(n))) await STAGES[name]();
-if (beside.length > 0) await together(e2e(), postgresLeg({ quiet: true }));
+const together = ['lint', 'typecheck'].filter((name) => chosen.includes(name));
+if (together.length > 0) await staticChecks(together);
+for (const name of chosen.filter((n) => !together.includes(n))) await STAGES[name]();
 finish(0);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -271,15 +271,29 @@ describe('job queue', () => {
   });
 });
 
+interface Spawned {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
 describe('job queue across a crash', () => {
   let dataDir: string;
+  const started: Spawned[] = [];
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'sb-jobs-crash-'));
     await copyMigratedDatabase(dataDir);
   });
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  // A child still running after a failed wait would write into the data directory while it is removed.
+  afterAll(async () => {
+    for (const c of started) {
+      if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+      await c.exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
-  function child(enqueue: boolean) {
+  function child(enqueue: boolean): Spawned {
     const proc = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(here, 'crash-child.ts'), dataDir, enqueue ? '1' : '0'],
@@ -289,12 +303,15 @@ describe('job queue across a crash', () => {
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
-    return { proc, output: () => out, exited };
+    const spawned = { proc, output: () => out, exited };
+    started.push(spawned);
+    return spawned;
   }
 
   it('resumes a job after its worker process is killed mid-job, without doing a step twice', async () => {
     const first = child(true);
-    await until(async () => first.output().includes('step 2'), 30_000);
+    // A limit for a hung child, not a speed: starting tsx and PGlite took over 30 s at load 15.
+    await until(async () => first.output().includes('step 2'), 90_000);
     first.proc.kill('SIGKILL');
     await first.exited;
     expect(first.output()).not.toContain('step 6');
@@ -316,5 +333,5 @@ describe('job queue across a crash', () => {
     } finally {
       await database.close();
     }
-  });
+  }, 240_000);
 });
