@@ -47,6 +47,7 @@ const burners = Array.from({ length: busy }, () => spawn(process.execPath, ['-e'
 const stopBurners = () => burners.forEach((b) => b.kill('SIGKILL'));
 process.on('exit', stopBurners);
 process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 
 const load = () =>
   loadavg()
@@ -65,3 +66,5 @@ for (let i = 1; i <= runs; i++) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 console.log(`\nStress: ${runs} run(s) in a row passed.`);
+// The burners' handles keep the event loop alive: without an explicit exit they (and this script) run on.
+process.exit(0);
