@@ -92,9 +92,11 @@ describe('request ids', () => {
       .from(jobs)
       .where(eq(jobs.dedupeKey, `document:${documentId}`));
     expect(row?.payload).toMatchObject({ documentId, [JOB_REQUEST_ID]: 'upload-req-42' });
+    // The document reads done before its job's own row and log line are written (on PostgreSQL another connection).
+    await expect
+      .poll(() => log.lines().find((l) => l.msg === 'job finished' && l.job === row!.id), { timeout: 15_000 })
+      .toMatchObject({ reqId: 'upload-req-42', kind: row!.kind });
     const lines = log.lines();
-    const finished = lines.find((l) => l.msg === 'job finished' && l.job === row!.id);
-    expect(finished).toMatchObject({ reqId: 'upload-req-42', kind: row!.kind });
     // Logged through ctx.log by the document processor: the id comes from the job's context.
     expect(lines.find((l) => l.msg === 'document processed' && l.documentId === documentId)?.reqId).toBe(
       'upload-req-42',
