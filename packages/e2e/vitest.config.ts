@@ -15,7 +15,7 @@ export default defineConfig({
     globalSetup: ['src/global-setup.ts'],
     setupFiles: ['src/csp-setup.ts'],
     // Journeys mostly wait (on Chromium, their servers, timers): with one core kept busy by another process the stage
-    // took 956 s on 2 workers, 744 s on 3 and 820 s on 4 (CPU-bound from there; 2026-11-28).
+    // took 956 s on 2 workers and 744 s on 3 (CPU 596 s: close to what one free core gives; 2026-11-28).
     maxWorkers: 3,
     // Measured at load 10-20 (seconds): production 319, lms 104, calendar 86, auth-signup 81, uploads 77.
     sequence: {
