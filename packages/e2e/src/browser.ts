@@ -2,9 +2,32 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import axe from 'axe-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Headless Chromium preloads the omnibox's two WebUI popups in renderers of their own, for a window nobody sees:
+ * a fifth of a journey's browser CPU (issue 32). Chromium keeps only the last `--disable-features`, and Playwright
+ * passes its own list first, so ours repeats Playwright's (its chromiumSwitches.js; platform.e2e.ts fails when
+ * Playwright's list gains a feature ours lacks) and adds the popups.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AcceptCHFrame',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'DialMediaRouteProvider',
+  'GlobalMediaControls',
+  'HttpsUpgrades',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'Translate',
+  'AutoDeElevate',
+  'RenderDocument',
+];
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -15,6 +38,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
@@ -45,13 +69,42 @@ type Scheme = 'light' | 'dark';
 const shownScheme = (page: Page) =>
   page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme') as Scheme | null);
 
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * axe-core's violations on the page as it is now (`rules`: only those; `within`: only that part). axe is put in
+ * the page once per document and run there: @axe-core/playwright injected it twice per check and finished each
+ * check in a new blank page (a renderer of its own), which cost more than the check (issue 32).
+ */
+async function axeViolations(page: Page, rules?: string[], within?: string): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  return page.evaluate(
+    async ({ rules, within }) => {
+      const run = (window as unknown as { axe: typeof axe }).axe;
+      const { violations } = await run.run(within ? { include: [within] } : document, {
+        resultTypes: ['violations'],
+        ...(rules ? { runOnly: { type: 'rule', values: rules } } : {}),
+      });
+      return violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+      }));
+    },
+    { rules, within },
+  );
+}
+
 async function seriousViolationsOnce(page: Page, rules?: string[], within?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  if (within) builder.include(within);
-  const results = await (rules ? builder.withRules(rules) : builder).analyze();
-  return results.violations
+  return (await axeViolations(page, rules, within))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.targets.join('\n  ')}`);
 }
 
 /**
@@ -147,7 +200,7 @@ async function watchCsp(context: BrowserContext): Promise<void> {
 export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
   const context = await browser.newContext({ serviceWorkers: 'block', ...options });
   // Every wait is for a state; its ceiling leaves room for a loaded 2-core machine (a page took over 30 s to show
-  // its navigation at load 25) and stays inside the test's own 90 s.
+  // its navigation at load 25) and stays inside the test's own limit.
   context.setDefaultTimeout(60_000);
   await watchCsp(context);
   const page = await context.newPage();

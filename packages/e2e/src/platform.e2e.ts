@@ -82,4 +82,22 @@ describe('platform in Chromium', () => {
     await expect(expectAccessible(page)).rejects.toThrow(/button-name|image-alt/);
     await page.close();
   });
+
+  it("keeps Playwright's disabled features and starts no omnibox popup renderers", async () => {
+    const cdp = await app.browser.newBrowserCDPSession();
+    const { arguments: args } = (await cdp.send('Browser.getBrowserCommandLine')) as { arguments: string[] };
+    const lists = args
+      .filter((a) => a.startsWith('--disable-features='))
+      .map((a) => a.slice('--disable-features='.length).split(','));
+    // Chromium reads the last list only: it must hold Playwright's (the first) and ours.
+    expect(lists.length).toBeGreaterThan(1);
+    expect(lists.at(-1)).toEqual(
+      expect.arrayContaining([...(lists[0] ?? []), 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']),
+    );
+    const page = await newPage(app.browser);
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    expect(targetInfos.filter((t) => t.type === 'browser_ui').map((t) => t.url)).toEqual([]);
+    await page.close();
+    await cdp.detach();
+  });
 });
