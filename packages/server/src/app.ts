@@ -109,7 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         log: app.log,
         logLinks: process.env.NODE_ENV !== 'production',
       }),
-    storage: createStorage(config),
+    storage: await createStorage(config),
     realtime,
     log: app.log,
     metrics: createMetrics({ database, realtime, lifecycle, log: app.log }),
@@ -152,7 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authFeature(ctx, { wrapHasher: options.wrapHasher, now: options.authClock }));
   await app.register(avatarsFeature(ctx));
   await app.register(feedbackFeature(ctx));
-  await app.register(filesFeature(ctx));
+  await app.register(await filesFeature(ctx));
   await app.register(profileFeature(ctx));
   await app.register(socialFeature(ctx));
   await app.register(chatFeature(ctx));

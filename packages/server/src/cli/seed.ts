@@ -2,12 +2,22 @@
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { seedFriendships, seedUser, type SeedUser } from '../demo/seed-users.ts';
+import { hashPassword } from '../platform/passwords.ts';
 
 const users = JSON.parse(process.argv[2] ?? '[]') as SeedUser[];
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const ids: Record<string, string> = {};
-for (const u of users) ids[u.email.toLowerCase()] = await seedUser(database.db, u, config.universities);
+// One scrypt hash per password, not per account: a journey's five accounts share 'password123' (issue 32).
+const hashes = new Map<string, Promise<string>>();
+const hashOf = (password: string) => {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+};
+for (const u of users) {
+  const passwordHash = u.passwordHash ?? (await hashOf(u.password ?? 'password123'));
+  ids[u.email.toLowerCase()] = await seedUser(database.db, { ...u, passwordHash }, config.universities);
+}
 await seedFriendships(database.db, users, ids);
 await database.close();
 process.stdout.write(JSON.stringify(ids));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createAvatar } from '@dicebear/core';
-import { bottts } from '@dicebear/collection';
+import * as bottts from '@dicebear/bottts';
 import { notFound } from '../../platform/errors.ts';
 
 /** Seeds we render: URL-safe and short (random seeds of new profiles, user ids of seeded ones). */

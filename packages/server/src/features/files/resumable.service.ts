@@ -7,7 +7,6 @@ import { stagingDir } from './files.service.ts';
 import { createCompletion } from './resumable-completion.ts';
 import { ResumableStore } from './resumable-store.ts';
 import { deleteUpload, insertUpload, uploadIdsOf } from './resumable-uploads.repository.ts';
-import { S3StagingStore } from './s3-staging-store.ts';
 import { STAGING_MS, StagingStore, type StagingBackend } from './staging-store.ts';
 import { assertStorageRoom } from './storage-quota.service.ts';
 import { SharedLocker } from './upload-locker.ts';
@@ -23,9 +22,15 @@ export interface NewResumableUpload {
 /** Where a complete upload staged in S3 is copied while it is checked and stored. */
 export const scratchDirOf = (config: AppContext['config']) => path.join(stagingDir(config), 'scratch');
 
-/** Bytes wait on this instance's disk (STORAGE=fs), or in the bucket where every instance reaches them (s3). */
-function stagingBackend(ctx: AppContext): StagingBackend {
-  if (ctx.config.storage === 's3' && ctx.config.s3) return new S3StagingStore(ctx.config.s3);
+/**
+ * Bytes wait on this instance's disk (STORAGE=fs), or in the bucket where every instance reaches them (s3; its
+ * store and the AWS SDK are loaded only then, as platform/storage/create-storage.ts does).
+ */
+async function stagingBackend(ctx: AppContext): Promise<StagingBackend> {
+  if (ctx.config.storage === 's3' && ctx.config.s3) {
+    const { S3StagingStore } = await import('./s3-staging-store.ts');
+    return new S3StagingStore(ctx.config.s3);
+  }
   return new StagingStore(stagingDir(ctx.config));
 }
 
@@ -34,8 +39,8 @@ function stagingBackend(ctx: AppContext): StagingBackend {
  * instance), stored once when complete whichever instance finishes it, and a deleted account's unfinished uploads
  * go with their staged bytes. `datastore` and `locker` are what the tus server works on.
  */
-export function createResumableService(ctx: AppContext) {
-  const store = new ResumableStore(stagingBackend(ctx), ctx.db);
+export async function createResumableService(ctx: AppContext) {
+  const store = new ResumableStore(await stagingBackend(ctx), ctx.db);
   const scratchDir = scratchDirOf(ctx.config);
   const completion = createCompletion(ctx, store, scratchDir);
   const quota = createQuota(ctx.db);
@@ -91,4 +96,4 @@ export function createResumableService(ctx: AppContext) {
   };
 }
 
-export type ResumableService = ReturnType<typeof createResumableService>;
+export type ResumableService = Awaited<ReturnType<typeof createResumableService>>;
