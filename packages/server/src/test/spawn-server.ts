@@ -1,13 +1,10 @@
-// The real server (src/main.ts) in a child process of its own, for tests and benchmarks that need its own memory
+// The real server (its build, dist/main.js) in a child process of its own, for tests and benchmarks that need its own memory
 // and event loop, or a real crash and restart.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const thisServer = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { builtEntry, serverRoot } from './built-entry.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,7 +54,10 @@ export interface SpawnServerOptions {
   port?: number;
   /** Settings on top of serverEnv's. */
   env?: NodeJS.ProcessEnv;
-  /** The server package to run (another checkout's, to compare before and after); this one by default. */
+  /**
+   * The server package to run from its TypeScript sources through tsx (another checkout's, to compare before and
+   * after); by default this one's build (built-entry.ts).
+   */
   serverDir?: string;
   /** Appends its output to this file instead of keeping it in memory. */
   logFile?: string;
@@ -90,8 +90,9 @@ export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServ
   const port = opts.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const fd = opts.logFile ? openSync(opts.logFile, 'a') : undefined;
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
-    cwd: opts.serverDir ?? thisServer,
+  const entry = opts.serverDir ? ['--import', 'tsx', 'src/main.ts'] : builtEntry('main');
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry], {
+    cwd: opts.serverDir ?? serverRoot,
     env: serverEnv(opts.dataDir, port, opts.env),
     stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],
   });

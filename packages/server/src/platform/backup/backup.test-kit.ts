@@ -1,10 +1,8 @@
 // What the backup tests share: the backup and restore CLIs as npm runs them, a clock the test moves, waiting for a state.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { App } from '../../app.ts';
+import { builtEntry, serverRoot } from '../../test/built-entry.ts';
 import type { BackupClock } from './backup-schedule.ts';
-
-const serverRoot = path.resolve(import.meta.dirname, '../../..');
 
 export interface CliRun {
   code: number | null;
@@ -21,7 +19,7 @@ export function backupCli(
   const base = { ...process.env };
   for (const key of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SECRET_KEY', 'DATA_DIR', 'STORAGE']) delete base[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${command}.ts`, ...args], {
+    const child = spawn(process.execPath, [...builtEntry(command), ...args], {
       cwd: serverRoot,
       env: { ...base, ...env },
     });

@@ -2,17 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../../db/connect.ts';
 import { jobs } from '../../db/schema.ts';
+import { builtEntry, serverRoot } from '../../test/built-entry.ts';
 import { copyMigratedDatabase, createTestApp, type TestApp } from '../../test/test-app.ts';
 import { backoffMs, createJobQueue, PermanentJobError, YIELD, type JobLog, type JobQueue } from './job-queue.ts';
 
 const silent: JobLog = { info: () => {}, warn: () => {}, error: () => {} };
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverRoot = path.resolve(here, '../../..');
 
 async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -294,11 +292,10 @@ describe('job queue across a crash', () => {
   });
 
   function child(enqueue: boolean): Spawned {
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(here, 'crash-child.ts'), dataDir, enqueue ? '1' : '0'],
-      { cwd: serverRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const proc = spawn(process.execPath, [...builtEntry('crash-child'), dataDir, enqueue ? '1' : '0'], {
+      cwd: serverRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -310,7 +307,7 @@ describe('job queue across a crash', () => {
 
   it('resumes a job after its worker process is killed mid-job, without doing a step twice', async () => {
     const first = child(true);
-    // A limit for a hung child, not a speed: starting tsx and PGlite took over 30 s at load 15.
+    // A limit for a hung child, not a speed: starting it and PGlite took over 30 s at load 15.
     await until(async () => first.output().includes('step 2'), 90_000);
     first.proc.kill('SIGKILL');
     await first.exited;
