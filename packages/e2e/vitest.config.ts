@@ -14,6 +14,9 @@ export default defineConfig({
     // expect.poll waits for a state: its default 1 s is a wall-clock window a busy machine overruns.
     expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: 'forks',
+    // A worker runs its files one after another in one process (playwright-core and the helpers imported once, not
+    // once per file). Journeys share no module state but the CSP log, which each test empties.
+    isolate: false,
     globalSetup: ['src/global-setup.ts'],
     setupFiles: ['src/csp-setup.ts'],
     // Journeys mostly wait (on Chromium, their servers, timers): with one core kept busy by another process the stage
