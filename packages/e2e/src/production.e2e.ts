@@ -1,4 +1,4 @@
-// SLOW (about a minute here, up to ~3 on a loaded machine): a fresh clone of HEAD is installed, built and served
+// SLOW (4-8 minutes on a 2-core machine beside the other journeys): a fresh clone of HEAD is installed, built and served
 // the way a self-hoster runs it, then the built output is deployed on a production-only install (issue 14): the
 // clone's install moved beside it and taken down by `npm install --omit=dev` to the runtime dependencies (every
 // package the lock file marks dev is checked gone). The install comes from the local npm cache (--prefer-offline).
@@ -120,8 +120,10 @@ describe('production build from a fresh clone (slow: npm ci and a build)', () =>
 
   it(
     'NODE_ENV=production npm start installs the build tools, builds server and web, and serves with plain node',
+    // Limits for a hung install or build, not speeds: on a 2-core EPYC at 2.1 GHz this took 352 s beside the other
+    // journeys with the machine otherwise quiet (issue 32); a core kept busy by another process adds half again.
     {
-      timeout: 480_000,
+      timeout: 900_000,
     },
     async () => {
       expect(existsSync(path.join(clone, 'node_modules'))).toBe(false);
@@ -135,7 +137,7 @@ describe('production build from a fresh clone (slow: npm ci and a build)', () =>
       );
       const started = Date.now();
       try {
-        await expectServesProduct(`http://127.0.0.1:${port}`, server, 450_000);
+        await expectServesProduct(`http://127.0.0.1:${port}`, server, 870_000);
         console.log(`fresh clone: npm start (install, build, start) answered after ${seconds(started)}`);
         expect(server.output()).toContain('Installing dependencies (npm ci --include=dev)');
         expect(server.output()).toContain('Server built into packages/server/dist');
@@ -151,7 +153,7 @@ describe('production build from a fresh clone (slow: npm ci and a build)', () =>
   it(
     'the built output on an `npm install --omit=dev` serves and processes documents without tsx or any devDependency',
     {
-      timeout: 300_000,
+      timeout: 600_000,
     },
     async () => {
       expect(existsSync(path.join(clone, 'packages/server/dist/main.js')), 'the build of the test above').toBe(true);
