@@ -1,5 +1,5 @@
-// The real server (its build, dist/main.js) in a child process of its own, for tests and benchmarks that need its own memory
-// and event loop, or a real crash and restart.
+// The real server (its build, dist/main.js) in a child process of its own, for tests and benchmarks that need its
+// own memory and event loop, or a real crash and restart.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
