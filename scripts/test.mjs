@@ -11,14 +11,21 @@ const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5
 const results = 'node_modules/.test-results';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
+/**
+ * Journeys run in Chromium's headless shell (Debian's chromium-headless-shell: less CPU per journey), the push journey
+ * in the full browser; as root, what is missing is installed. Without the shell every journey runs in the browser.
+ */
 function ensureChromium() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (existsSync(path)) return;
+  const shell = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
+  if (existsSync(path) && existsSync(shell)) return;
   if (process.getuid?.() === 0) {
-    console.log('Installing Chromium (apt-get install chromium)...');
+    console.log('Installing Chromium (apt-get install chromium chromium-headless-shell)...');
     run('apt-get', ['update', '-qq']);
-    must('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
-  } else {
+    must('apt-get', ['install', '-y', '-qq', 'chromium', 'chromium-headless-shell'], {
+      env: { DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } else if (!existsSync(path)) {
     console.error(`Chromium is missing at ${path}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
     process.exit(1);
   }

@@ -42,7 +42,7 @@ describe('installable app and push notices in Chromium', () => {
         { email: ADA, name: 'Ada Lovelace', friends: [BEN] },
         { email: BEN, name: 'Ben Carter' },
       ]),
-      launchBrowser(),
+      launchBrowser([], { notifications: true }),
     ]);
     page = await newPage(browser, { serviceWorkers: 'allow', viewport: { width: 1280, height: 800 } });
     await page.context().grantPermissions(['notifications'], { origin: server.url });

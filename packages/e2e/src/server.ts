@@ -1,8 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
@@ -73,24 +75,15 @@ export async function startServer(env: Record<string, string> = {}, users: SeedU
   // The embedded database starts as a copy of global-setup.ts's migrated one (initdb takes seconds each time).
   const dbDir = path.join(dataDir, 'db');
   if (!fullEnv.DATABASE_URL && !existsSync(dbDir)) await copyTree(inject('pgliteTemplateDir'), dbDir);
-  let userIds: Record<string, string> = {};
-  if (users.length) {
-    const seeded = spawnSync(process.execPath, [...SERVER_COMMAND.seed, JSON.stringify(users)], {
-      cwd: root,
-      env: fullEnv,
-      encoding: 'utf8',
-    });
-    if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
-    userIds = JSON.parse(seeded.stdout) as Record<string, string>;
-  }
-  const child = spawn(process.execPath, SERVER_COMMAND.main, {
-    cwd: root,
-    env: fullEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // With accounts to seed, the seed CLI seeds them and then serves in the same process (--serve): its first line
+  // of output is their ids.
+  const args = users.length ? [...SERVER_COMMAND.seed, JSON.stringify(users), '--serve'] : SERVER_COMMAND.main;
+  const child = spawn(process.execPath, args, { cwd: root, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const idsLine = users.length ? once(createInterface({ input: child.stdout! }), 'line') : undefined;
   child.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
   await waitForHealth(url, child, logs);
+  const userIds = idsLine ? (JSON.parse(((await idsLine) as string[])[0]!) as Record<string, string>) : {};
   return {
     url,
     userIds,
