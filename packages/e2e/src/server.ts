@@ -37,8 +37,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A limit for a hung start, not a speed: it includes seeding the journey's accounts (one scrypt hash each). */
 async function waitForHealth(url: string, child: ChildProcess, logs: string[]): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`);
     try {
