@@ -7,6 +7,7 @@ import { ROUTES } from '@studybuddy/shared/routes';
 import { sessionState, type SessionState } from './accounts.ts';
 import { expectAccessible, launchBrowser, newPage, screenshotWidths } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { transitionsEnded } from './transitions.ts';
 
 const ADA = 'ada.appearance@g.ucla.edu';
 const BEN = 'ben.appearance@g.ucla.edu';
@@ -179,6 +180,30 @@ describe('appearance: dark mode and the browser’s own date format, in Chromium
     await choose(MSG.shell.colorSchemes.auto);
     await waitForScheme(page, 'light');
     await page.close();
+  });
+
+  it('a system asking for less motion gets the account menu without its fade; otherwise it fades in', async () => {
+    const menuTransitions = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const page = await newPage(browser, { reducedMotion, storageState: ada, viewport: { width: 1280, height: 900 } });
+      await page.goto(`${server.url}${ROUTES.notifications}`);
+      await heading(page, MSG.notifications.title);
+      // Counts the CSS transitions that start in the menu as it opens (Mantine's fade and scale).
+      await page.evaluate(() => {
+        const seen = window as unknown as { menuTransitions: number };
+        seen.menuTransitions = 0;
+        document.addEventListener('transitionrun', (e) => {
+          if ((e.target as Element).closest('[role="menu"]')) seen.menuTransitions += 1;
+        });
+      });
+      await page.getByRole('button', { name: 'Account menu' }).click();
+      await page.getByRole('menuitemradio', { name: MSG.shell.colorSchemes.auto }).waitFor();
+      await transitionsEnded(page);
+      const count = await page.evaluate(() => (window as unknown as { menuTransitions: number }).menuTransitions);
+      await page.close();
+      return count;
+    };
+    expect(await menuTransitions('no-preference')).toBeGreaterThan(0);
+    expect(await menuTransitions('reduce')).toBe(0);
   });
 
   it('a German browser in Berlin shows German dates and times: gestern, a weekday, a date', async () => {
