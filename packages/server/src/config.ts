@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createECDH, randomBytes } from 'node:crypto';
+import { createECDH, randomBytes, type ECDH } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -249,13 +249,27 @@ function vapidKeys(s: Settings, dataDir: string): { publicKey: string; privateKe
     return { publicKey: s.VAPID_PUBLIC_KEY, privateKey: s.VAPID_PRIVATE_KEY };
   }
   const file = path.join(dataDir, 'vapid.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+    // Kept before the private key was padded (about one install in 256): the same key, 32 bytes long.
+    return { publicKey: kept.publicKey, privateKey: padPrivateKey(Buffer.from(kept.privateKey, 'base64url')) };
+  }
   mkdirSync(dataDir, { recursive: true });
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  const keys = { publicKey: ecdh.getPublicKey('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
+  const keys = vapidPair(ecdh);
   writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
   return keys;
+}
+
+const padPrivateKey = (d: Buffer) => Buffer.concat([Buffer.alloc(Math.max(0, 32 - d.length)), d]).toString('base64url');
+
+/**
+ * A P-256 key pair as Web Push takes it: the public key's 65-byte point and a 32-byte private key. Node gives the
+ * private key without its leading zero bytes (31 bytes about one time in 256), which Web Push refuses.
+ */
+export function vapidPair(ecdh: ECDH): { publicKey: string; privateKey: string } {
+  return { publicKey: ecdh.getPublicKey('base64url'), privateKey: padPrivateKey(ecdh.getPrivateKey()) };
 }
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
