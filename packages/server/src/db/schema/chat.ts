@@ -25,8 +25,8 @@ export const chats = pgTable(
  *
  * A sender may edit a text message (`edited_at`) or delete any of theirs for everyone (`deleted_at`; the content is
  * emptied and the row stays as the "Message deleted" placeholder). Each change takes the next value of the cursor
- * sequence as `change_cursor`, so a resync from a cursor also sends the changes made after it; so does a change of
- * its reactions (issue 30).
+ * sequence as `change_cursor` and the time as `changed_at`, so a resync from a cursor also sends the changes made
+ * after it; so does a change of its reactions (issue 30).
  */
 export const messages = pgTable(
   'messages',
@@ -43,6 +43,8 @@ export const messages = pgTable(
     editedAt: at('edited_at'),
     deletedAt: at('deleted_at'),
     changeCursor: bigint('change_cursor', { mode: 'number' }),
+    /** When the change at `change_cursor` was made: an edit, a deletion or a reaction (a resync's look-back). */
+    changedAt: at('changed_at'),
     /** The message this one replies to (issue 30), of the same conversation; it may since be deleted or gone. */
     replyToId: text('reply_to_id'),
   },

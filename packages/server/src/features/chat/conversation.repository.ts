@@ -202,6 +202,7 @@ export async function insertMessages(
           editedAt: null,
           deletedAt: null,
           changeCursor: null,
+          changedAt: null,
           replyToId: raw.reply_to_id ?? null,
         },
         members: raw.members ?? [],
@@ -339,7 +340,7 @@ export async function messagesSince(
   lookBack: boolean,
 ): Promise<SinceRow[]> {
   // The moment of the cursor: its message's creation, or (a change's cursor) when that change was made.
-  const changedAt = sql`coalesce(${messages.deletedAt}, ${messages.editedAt})`;
+  const changedAt = sql`${messages.changedAt}`;
   const seenAt = sql`coalesce((select ${messages.createdAt} from ${messages} where ${messages.cursor} = ${cursor}),
     (select ${changedAt} from ${messages} where ${messages.changeCursor} = ${cursor}))`;
   const after = (column: SQL, at: SQL) =>
@@ -420,7 +421,7 @@ export async function searchMessages(
     )
     select m.* from mine cross join lateral (
       select m.id, m.cursor, m.conversation_kind, m.conversation_id, m.sender_id, m.sender_name, m.type,
-        m.content, m.created_at, m.edited_at, m.deleted_at, m.change_cursor, m.reply_to_id
+        m.content, m.created_at, m.edited_at, m.deleted_at, m.change_cursor, m.changed_at, m.reply_to_id
       from ${messages} m
       where m.conversation_kind = mine.kind and m.conversation_id = mine.id and m.search_vector @@ ${query} ${notFrom}
       order by m.cursor desc limit ${limit}
@@ -430,6 +431,7 @@ export async function searchMessages(
     edited_at: string | Date | null;
     deleted_at: string | Date | null;
     change_cursor: string | number | null;
+    changed_at: string | Date | null;
   };
   return (result as unknown as { rows: Found[] }).rows.map((r) => ({
     id: r.id,
@@ -444,6 +446,7 @@ export async function searchMessages(
     editedAt: r.edited_at === null ? null : new Date(r.edited_at),
     deletedAt: r.deleted_at === null ? null : new Date(r.deleted_at),
     changeCursor: r.change_cursor === null ? null : Number(r.change_cursor),
+    changedAt: r.changed_at === null ? null : new Date(r.changed_at),
     replyToId: r.reply_to_id,
   }));
 }

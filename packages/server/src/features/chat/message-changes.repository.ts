@@ -20,7 +20,7 @@ const nextCursor = sql`nextval(pg_get_serial_sequence('messages', 'cursor'))`;
 export async function markDeleted(db: Db, id: string): Promise<MessageRow | undefined> {
   const [row] = await db
     .update(messages)
-    .set({ content: '', deletedAt: sql`now()`, changeCursor: nextCursor })
+    .set({ content: '', deletedAt: sql`now()`, changeCursor: nextCursor, changedAt: sql`now()` })
     .where(and(eq(messages.id, id), sql`${messages.deletedAt} is null`))
     .returning();
   return row;
@@ -38,7 +38,7 @@ export async function editText(
 ): Promise<MessageRow | undefined> {
   const [row] = await db
     .update(messages)
-    .set({ content, editedAt: sql`now()`, changeCursor: nextCursor })
+    .set({ content, editedAt: sql`now()`, changeCursor: nextCursor, changedAt: sql`now()` })
     .where(
       and(
         eq(messages.id, id),

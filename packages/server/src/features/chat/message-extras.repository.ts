@@ -104,7 +104,7 @@ export async function toFullMessage(db: Db, row: MessageRow): Promise<ChatMessag
 export async function lockForReaction(db: Db, id: string): Promise<MessageRow | undefined> {
   const [row] = await db
     .update(messages)
-    .set({ changeCursor: nextCursor })
+    .set({ changeCursor: nextCursor, changedAt: sql`now()` })
     .where(and(eq(messages.id, id), sql`${messages.deletedAt} is null`))
     .returning();
   return row;

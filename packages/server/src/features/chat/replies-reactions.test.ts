@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ConversationRef, MessagePage } from '@studybuddy/shared/chat';
@@ -11,6 +11,8 @@ import type { TestApp } from '../../test/test-app.ts';
 import { exportArchive } from '../data-export/data-export.service.ts';
 import type { TestUser } from '../../test/users.ts';
 import { REACTIONS_PER_MINUTE } from './chat.routes.ts';
+import { accessSql } from './conversation-access.ts';
+import { messagesSince } from './conversation.repository.ts';
 import { chatCast, chatRef, friends, get, history, pngBytes, post, twoInstanceCast, upload } from './chat.test-kit.ts';
 import { deleteMessageAsModerator } from './messages.service.ts';
 
@@ -211,6 +213,40 @@ describe('replies and reactions', () => {
     const update = since.events.find((e) => e.type === 'message.updated' && e.message.id === msg.id);
     expect(update).toMatchObject({ message: { reactions: [{ emoji: '😂', users: [{ id: cal.id }] }] } });
     expect(since.cursor).toBeGreaterThan(msg.cursor);
+  });
+
+  it('a resync that looks back for late commits (PostgreSQL) finds a late reaction as it finds a late edit', async () => {
+    // On a pool a reaction's transaction can take its change cursor, then commit after a newer message was seen:
+    // the resync from that newer message looks 10 s back by when each change was made.
+    const ref = chatRef(ada, cal);
+    const reacted = await send(ada, ref, 'react late');
+    const edited = await send(ada, ref, 'edit late');
+    await reactOn(t.app, cal, ref, reacted.id, '😂');
+    const edit = await t.app.inject({
+      method: 'PATCH',
+      url: `${base(ref)}/messages/${encodeURIComponent(edited.id)}`,
+      headers: { cookie: ada.cookie },
+      payload: { content: 'edited late' },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const newer = await send(cal, ref, 'seen first');
+    // Each change kept when it was made; moved to 1 s before the newer message, so a slow machine (seconds between
+    // these requests) tests the same thing.
+    const moved = await t.app.ctx.db
+      .update(messages)
+      .set({ changedAt: sql`(select created_at from messages where id = ${newer.id}) - interval '1 second'` })
+      .where(and(inArray(messages.id, [reacted.id, edited.id]), isNotNull(messages.changedAt)))
+      .returning({ id: messages.id });
+    expect(moved.map((r) => r.id).sort()).toEqual([reacted.id, edited.id].sort());
+    const lookedBack = await messagesSince(t.app.ctx.db, accessSql(t.app.ctx), ada.id, newer.cursor, 100, true);
+    const changed = lookedBack.filter((r) => r.changed).map((r) => r.id);
+    expect(changed).toEqual(expect.arrayContaining([reacted.id, edited.id]));
+    // Without the look-back (PGlite commits in cursor order) only what came after the cursor.
+    expect(
+      (await messagesSince(t.app.ctx.db, accessSql(t.app.ctx), ada.id, newer.cursor, 100, false)).filter(
+        (r) => r.changed,
+      ),
+    ).toEqual([]);
   });
 
   it('refuses reactions outside the allowed set, and on messages the student cannot read, as on none at all', async () => {
