@@ -20,7 +20,24 @@ interface Deps {
   registry: Registry;
   /** Runs a look-up later (the sender's queue) and sends what it finds. */
   schedule(find: () => Promise<Delivery[]>): void;
+  /** Node's clock and timers unless a test drives time itself. */
+  clock?: NoticeClock;
 }
+
+export interface NoticeClock {
+  now(): number;
+  /** Calls `fn` once `ms` have passed; `cancel` stops that. */
+  after(fn: () => void, ms: number): { cancel(): void };
+}
+
+const nodeClock: NoticeClock = {
+  now: () => Date.now(),
+  after(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
 
 const keyOf = ({ conversation }: ChatMessage) => `${conversation.kind}:${conversation.id}`;
 
@@ -36,16 +53,16 @@ export const LOOKUP_GAP_MS = 250;
  * batch: 5,000 in 7,500 messages), and mutes and group names are read only when some recipient has a subscription.
  * A conversation keeps only its newest notice (they share a tag, so the newer replaces the older anyway).
  */
-export function createMessageNotices({ db, registry, schedule }: Deps) {
+export function createMessageNotices({ db, registry, schedule, clock = nodeClock }: Deps) {
   const pending = new Map<string, MessageNotice>();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { cancel(): void } | undefined;
   let lastStart = -Infinity;
   let started: (() => void)[] = [];
 
   /** Hands what is pending to the sender as one look-up. */
   function start() {
     timer = undefined;
-    lastStart = Date.now();
+    lastStart = clock.now();
     const notices = [...pending.values()];
     pending.clear();
     if (notices.length) schedule(() => lookUp(notices));
@@ -105,8 +122,7 @@ export function createMessageNotices({ db, registry, schedule }: Deps) {
         if (senderId && recipients.length) pending.set(keyOf(notice.message), { ...notice, recipients });
       }
       if (timer || !pending.size) return;
-      timer = setTimeout(start, Math.max(0, lastStart + LOOKUP_GAP_MS - Date.now()));
-      timer.unref();
+      timer = clock.after(start, Math.max(0, lastStart + LOOKUP_GAP_MS - clock.now()));
     },
 
     /** Resolves once every notice added so far is in the sender's hands. */
@@ -116,7 +132,7 @@ export function createMessageNotices({ db, registry, schedule }: Deps) {
 
     /** Drops what waits for a look-up (the app closes). */
     close(): void {
-      clearTimeout(timer);
+      timer?.cancel();
       pending.clear();
       start();
     },

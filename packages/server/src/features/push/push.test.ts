@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { createUser, type TestUser } from '../../test/users.ts';
 import type { ChatMessage, ConversationRef } from '@studybuddy/shared/chat';
 import { chatRef, friends, post } from '../chat/chat.test-kit.ts';
-import { createMessageNotices, LOOKUP_GAP_MS } from './message-notices.ts';
+import { createMessageNotices, LOOKUP_GAP_MS, type NoticeClock } from './message-notices.ts';
 import type { Delivery } from './push-sender.ts';
 import {
   browserKeys,
@@ -263,20 +263,43 @@ describe('Web Push notices', () => {
     ].map((n) => ({ ...n, body: n.message.content }));
 
     const lookUps: Promise<Delivery[]>[] = [];
+    // Time moves only when the test says (a busy machine changes nothing).
+    let now = 1_000_000;
+    const timers: { fn: () => void; at: number }[] = [];
+    const clock: NoticeClock = {
+      now: () => now,
+      after(fn, ms) {
+        const timer = { fn, at: now + ms };
+        timers.push(timer);
+        return { cancel: () => timers.splice(timers.indexOf(timer), 1) };
+      },
+    };
+    const pass = (ms: number) => {
+      now += ms;
+      for (const timer of timers.filter((x) => x.at <= now)) {
+        timers.splice(timers.indexOf(timer), 1);
+        timer.fn();
+      }
+    };
     const notices = createMessageNotices({
       db: t.app.ctx.db,
       registry: t.app.ctx.registry,
       schedule: (find) => void lookUps.push(find()),
+      clock,
     });
     notices.add(batch.slice(0, 1));
+    pass(0);
     await notices.handedOver();
     expect(lookUps).toHaveLength(1);
-    // Notices added until the next look-up may start (LOOKUP_GAP_MS later) go in it together.
-    const next = Date.now();
+    // Notices added until the next look-up may start (LOOKUP_GAP_MS after the last) go in it together.
+    pass(100);
     notices.add(batch.slice(1, 2));
     notices.add(batch.slice(2));
-    await notices.handedOver();
-    expect(Date.now() - next).toBeGreaterThanOrEqual(LOOKUP_GAP_MS - 10);
+    const handedOver = notices.handedOver();
+    pass(LOOKUP_GAP_MS - 101);
+    expect(lookUps).toHaveLength(1);
+    pass(1);
+    await handedOver;
     expect(lookUps).toHaveLength(2);
     const deliveries = (await Promise.all(lookUps)).flat();
     const to = (user: TestUser) =>
