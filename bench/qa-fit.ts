@@ -195,6 +195,9 @@ const steps: [Record<string, number>, string, number[]][] = [
   [span, 'between', [0, 0.3, 0.6, 1]],
   [span, 'sameClause', [0, 0.3, 0.6, 1]],
   [span, 'given', [0, 0.5, 1, 2]],
+  [span, 'listAsked', [0, 1, 2.5, 3.5, 5]],
+  [span, 'listUnasked', [0, 0.5, 1, 2, 10]],
+  [span, 'partOfName', [0, 0.5, 1, 2, 3]],
 ];
 let current = quality();
 console.log(`short answers before the search: contains ${current.contains.toFixed(1)} %, F1 ${current.f1.toFixed(1)}`);

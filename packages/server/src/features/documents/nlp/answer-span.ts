@@ -12,7 +12,18 @@ export interface Span {
   typed: boolean;
 }
 
-type Shape = 'date' | 'year' | 'number' | 'ordinal' | 'duration' | 'name' | 'noun' | 'clause' | 'modifier' | 'quoted';
+type Shape =
+  | 'date'
+  | 'year'
+  | 'number'
+  | 'ordinal'
+  | 'duration'
+  | 'name'
+  | 'noun'
+  | 'list'
+  | 'clause'
+  | 'modifier'
+  | 'quoted';
 
 interface Candidate {
   from: number;
@@ -150,6 +161,7 @@ function candidates(tokens: Token[], focus: string | null): Candidate[] {
     }
     i = j;
   }
+  out.push(...lists(tokens));
   // "because …", "due to …": the clause up to the next comma or the end.
   for (let i = 0; i < tokens.length; i++) {
     if (!REASON_MARKERS.has(tokens[i]!.lower)) continue;
@@ -170,13 +182,38 @@ function candidates(tokens: Token[], focus: string | null): Candidate[] {
   return out;
 }
 
+/** "Liao, Jin, and Song", "commercial, scientific, and cultural": runs of nouns and adjectives joined by commas
+ * and a final "and"/"or" (a list needs that conjunction: "Paris, France" is no list). */
+function lists(tokens: Token[]): Candidate[] {
+  const runs: [number, number][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (!NOUNISH.has(tokens[i]!.pos) || tokens[i]!.stop) continue;
+    let j = i;
+    while (j + 1 < tokens.length && NOUNISH.has(tokens[j + 1]!.pos)) j++;
+    runs.push([i, j]);
+    i = j;
+  }
+  const out: Candidate[] = [];
+  for (let a = 0; a < runs.length; a++) {
+    for (let b = a; b + 1 < runs.length; b++) {
+      const between = tokens.slice(runs[b]![1] + 1, runs[b + 1]![0]).map((t) => t.lower);
+      if (between[between.length - 1] === 'the') between.pop();
+      const joined = between.join(' ');
+      if (joined === ',') continue;
+      if (/^,? ?(?:and|or)$/.test(joined)) out.push({ from: runs[a]![0], to: runs[b + 1]![1], shape: 'list' });
+      break;
+    }
+  }
+  return out;
+}
+
 const FITS: Record<AnswerKind, Partial<Record<Shape, number>>> = {
   date: { date: 3, year: 3, ordinal: 1.5, duration: 1, number: 0.5 },
   number: { number: 3, duration: 2.5, ordinal: 1, year: 0.5, date: 0.5 },
-  person: { name: 2.5, noun: 0.3, quoted: 0.5 },
-  place: { name: 2.5, noun: 0.5, quoted: 0.5 },
-  name: { name: 2.5, noun: 0.8, quoted: 3, modifier: 1.5 },
-  thing: { noun: 1.5, name: 1.3, number: 0.3, date: 0.3, year: 0.3, modifier: 2, quoted: 1.8 },
+  person: { name: 2.5, noun: 0.3, quoted: 0.5, list: 1 },
+  place: { name: 2.5, noun: 0.5, quoted: 0.5, list: 1 },
+  name: { name: 2.5, noun: 0.8, quoted: 3, modifier: 1.5, list: 1 },
+  thing: { noun: 1.5, name: 1.3, number: 0.3, date: 0.3, year: 0.3, modifier: 2, quoted: 1.8, list: 1.5 },
   reason: { clause: 3, noun: 0.2 },
   manner: { clause: 2.5, noun: 0.6, name: 0.3 },
 };
@@ -210,11 +247,14 @@ export function answerSpan(
     }
     while (from <= to && EDGE_POS.has(tokens[from]!.pos)) from++;
     if (from > to) continue;
+    // "IV" of "Henry IV" for "What religion did Henry renounce?": what is left of a name the question holds.
+    const named = (k: number) => inQuestion[k] && tokens[k]!.pos === 'PROPN';
+    const partOfName = from > c.from ? named(c.from) : to < c.to && named(c.to);
     const words = tokens.slice(from, to + 1).filter(isWord);
     if (!words.length || words.every((w) => w.stop || TITLES.has(w.lower))) continue;
     const overlap = words.filter((_, k) => inQuestion[from + k]).length / words.length;
     const fit = FITS[question.kind][c.shape] ?? 0;
-    let score = fit - SPAN_WEIGHTS.overlap * overlap;
+    let score = fit - SPAN_WEIGHTS.overlap * overlap - (partOfName ? SPAN_WEIGHTS.partOfName : 0);
     if (question.kind === 'place' && PLACE_PREPOSITIONS.has(tokens[c.from - 1]?.lower ?? '')) {
       score += SPAN_WEIGHTS.placeAfter;
     }
@@ -226,6 +266,7 @@ export function answerSpan(
       const named = tokens[c.from - (prev === ',' ? 2 : 1)]?.lower ?? '';
       if (TITLES.has(tokens[c.from]!.lower) || PERSON_NOUNS.test(named)) score += SPAN_WEIGHTS.title;
     }
+    if (c.shape === 'list') score += question.several ? SPAN_WEIGHTS.listAsked : -SPAN_WEIGHTS.listUnasked;
     if (!question.subject && last >= 0 && from > last && from - last <= 3) score += SPAN_WEIGHTS.afterLast;
     if (question.focus) {
       const before = tokens[c.from - 1]?.lower;

@@ -18,25 +18,28 @@ export const QA_MODEL = {
     hops: 1,
     longer: 0.3,
     overlap: 5,
-    placeAfter: 0.7,
+    placeAfter: 0.35,
     longest: 5,
     tooLong: 0.12,
     focusBeside: 1.5,
     between: 0,
     sameClause: 0.6,
     given: 1,
+    listAsked: 2.5,
+    listUnasked: 0.5,
+    partOfName: 1,
   },
   /** Choosing among the best sentences: the ranker's score plus these times the short answer's fit. */
-  pick: { sentencesRead: 5, span: 0.4, typed: 0 },
+  pick: { sentencesRead: 3, span: 0.4, typed: 0 },
   /** "Not in the document": logistic model over REFUSAL_FEATURES, refused below `threshold` or when the
    * sentence holds less than `minCoverage` of the question's weight. */
   refuse: {
     coefficients: [
-      -0.0146, 0.2807, -0.6373, -0.8367, 0.2635, 0.0219, 0.3352, -0.6666, 0.0389, 0.4716, 0.4729, 0.4248, -0.0528,
-      -1.1664, -0.5494, -0.7729, -0.442, 0.2935, -0.5323, -0.2005, 0.0866,
+      0.0015, 0.3313, -0.6572, -0.8076, 0.2592, 0.0182, 0.3597, -0.663, 0.0615, 0.4322, 0.4639, 0.4166, -0.0769,
+      -1.1556, -0.5057, -0.7498, -0.4389, 0.29, -0.5257, -0.1633, 0.0727,
     ],
-    intercept: -2.5014,
-    threshold: 0.2388,
+    intercept: -2.465,
+    threshold: 0.2418,
     minCoverage: 0.1,
   },
 };

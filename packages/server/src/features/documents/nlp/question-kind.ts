@@ -10,6 +10,8 @@ export interface QuestionKind {
   /** "Who wrote…", "What group opposed…": the question word is the subject, so the answer tends to come
    * before the question's other words in the sentence. */
   subject?: boolean;
+  /** "Which tribes…", "What two nations…": the answer names several things (a list). */
+  several?: boolean;
 }
 
 const DATE_NOUNS = /^(?:year|years|decade|century|centuries|date|day|month|time|era|period|season|age)$/;
@@ -28,7 +30,7 @@ const WH = /^(?:what|which|who|whom|whose|when|where|why|how)$/;
 export function questionKind(question: string): QuestionKind {
   const tokens = sentenceTokens(question);
   const at = tokens.findIndex((t) => WH.test(t.lower));
-  if (at < 0) return { kind: 'thing', focus: null, subject: false };
+  if (at < 0) return { kind: 'thing', focus: null, subject: false, several: false };
   // The words after the question word up to its verb: "Swiss city" in "What Swiss city was…".
   let i = at + 1;
   if (/^(?:kind|type|sort|form|name)$/.test(tokens[i]?.lower ?? '') && tokens[i + 1]?.lower === 'of') i += 2;
@@ -41,7 +43,9 @@ export function questionKind(question: string): QuestionKind {
   const subject =
     wh !== 'how' &&
     (verb?.pos === 'VERB' || (KIND_TUNING.copulaSubject && /^(?:is|was|are|were)$/.test(verb?.lower ?? '')));
-  return { ...kindOf(wh, tokens[at + 1]?.lower ?? '', focus, question.toLowerCase()), subject };
+  const plural = nouns.some((t) => t.pos === 'NOUN' && t.stem !== t.lower && /[^su]s$/.test(t.lower));
+  const several = plural || /\b(?:two|three|four|five|both|several)\b/i.test(question);
+  return { ...kindOf(wh, tokens[at + 1]?.lower ?? '', focus, question.toLowerCase()), subject, several };
 }
 
 export const KIND_TUNING = { copulaSubject: false };

@@ -83,6 +83,27 @@ describe('short answers: the span of the sentence that answers', () => {
     ).toBe('wanted to recover market share');
   });
 
+  it('answers a question asking for several things with the whole list, and a question asking one with one', () => {
+    expect(questionKind('Which dynasties were documented?').several).toBe(true);
+    expect(questionKind('What were the two neighbourhoods built in Berlin?').several).toBe(true);
+    expect(questionKind('Which dynasty was documented?').several).toBe(false);
+    const histories = 'During his reign the official histories of the Liao, Jin, and Song dynasties were compiled.';
+    expect(span(histories, 'Which dynasties had their histories compiled during his reign?')?.text).toBe(
+      'Liao, Jin, and Song',
+    );
+    const crops = 'Carrots, turnips and lemons were introduced in the period.';
+    expect(span(crops, 'What crops were introduced in the period?')?.text).toBe('Carrots, turnips and lemons');
+    expect(span('The capital of the province is Lyon, and Paris is far.', 'Which city is the capital?')?.text).toBe(
+      'Lyon',
+    );
+  });
+
+  it('does not answer with what is left of a name the question holds ("IV" of "Henry IV")', () => {
+    expect(span('In 1610 Henry IV was succeeded by the young Louis XIII.', 'Who succeeded Henry?')?.text).toBe(
+      'Louis XIII',
+    );
+  });
+
   it("gives offsets into the sentence and never answers with the question's own words", () => {
     const sentence = 'Mitochondria   produce ATP through cellular respiration.';
     const found = span(sentence, 'What do mitochondria produce?')!;
