@@ -193,19 +193,26 @@ function lists(tokens: Token[]): Candidate[] {
     runs.push([i, j]);
     i = j;
   }
+  // What joins each run to the next: a comma, a conjunction (", and", "or the"), or anything else.
+  const joins = runs.slice(1).map(([next], k) => {
+    const between = tokens.slice(runs[k]![1] + 1, next).map((t) => t.lower);
+    if (between[between.length - 1] === 'the') between.pop();
+    const joined = between.join(' ');
+    return joined === ',' ? 'comma' : /^,? ?(?:and|or)$/.test(joined) ? 'conjunction' : 'other';
+  });
+  // Each run starts the list running over the commas after it up to a conjunction (linear: the end is shared).
   const out: Candidate[] = [];
-  for (let a = 0; a < runs.length; a++) {
-    for (let b = a; b + 1 < runs.length; b++) {
-      const between = tokens.slice(runs[b]![1] + 1, runs[b + 1]![0]).map((t) => t.lower);
-      if (between[between.length - 1] === 'the') between.pop();
-      const joined = between.join(' ');
-      if (joined === ',') continue;
-      if (/^,? ?(?:and|or)$/.test(joined)) out.push({ from: runs[a]![0], to: runs[b + 1]![1], shape: 'list' });
-      break;
-    }
+  let end = joins.length;
+  for (let a = joins.length - 1; a >= 0; a--) {
+    if (joins[a] !== 'comma') end = a;
+    const [from, to] = [runs[a]![0], runs[end + 1]?.[1] ?? 0];
+    if (joins[end] === 'conjunction' && to - from < MAX_LIST_TOKENS) out.push({ from, to, shape: 'list' });
   }
   return out;
 }
+
+/** Longer than this, a list is no short answer (and scoring a candidate costs its length). */
+const MAX_LIST_TOKENS = 30;
 
 const FITS: Record<AnswerKind, Partial<Record<Shape, number>>> = {
   date: { date: 3, year: 3, ordinal: 1.5, duration: 1, number: 0.5 },
