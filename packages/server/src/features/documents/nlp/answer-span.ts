@@ -255,8 +255,8 @@ export function answerSpan(
     while (from <= to && EDGE_POS.has(tokens[from]!.pos)) from++;
     if (from > to) continue;
     // "IV" of "Henry IV" for "What religion did Henry renounce?": what is left of a name the question holds.
-    const named = (k: number) => inQuestion[k] && tokens[k]!.pos === 'PROPN';
-    const partOfName = from > c.from ? named(c.from) : to < c.to && named(c.to);
+    const askedName = (k: number) => inQuestion[k] && tokens[k]!.pos === 'PROPN';
+    const partOfName = (from > c.from && askedName(c.from)) || (to < c.to && askedName(c.to));
     const words = tokens.slice(from, to + 1).filter(isWord);
     if (!words.length || words.every((w) => w.stop || TITLES.has(w.lower))) continue;
     const overlap = words.filter((_, k) => inQuestion[from + k]).length / words.length;
