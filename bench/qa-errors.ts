@@ -4,7 +4,6 @@
 // others, how many miss the gold answer's sentence or its span, by the kind of answer asked.
 //   node --import tsx bench/qa-errors.ts /path/to/dev-v2.0.json [--examples N]
 // Questions are answered without refusing ("not in the document" is the refusal model's business).
-import { readFileSync } from 'node:fs';
 import { answerOffline, buildIndex } from '../packages/server/src/features/documents/nlp/answer.ts';
 import { questionNames, wordsOf } from '../packages/server/src/features/documents/nlp/kind-cues.ts';
 import { buildPassages } from '../packages/server/src/features/documents/nlp/passages.ts';
@@ -12,17 +11,8 @@ import { questionKind } from '../packages/server/src/features/documents/nlp/ques
 import { rankSentences, termWeights } from '../packages/server/src/features/documents/nlp/sentence-rank.ts';
 import { keySentences } from '../packages/server/src/features/documents/nlp/summarise.ts';
 import { queryTerms } from '../packages/server/src/features/documents/nlp/text-analysis.ts';
-import type { PageText } from '../packages/server/src/features/documents/text-types.ts';
 import { answerF1, normaliseAnswer } from '../packages/shared/src/answer-match.ts';
-
-interface Squad {
-  data: {
-    paragraphs: {
-      context: string;
-      qas: { question: string; is_impossible?: boolean; answers: { text: string }[] }[];
-    }[];
-  }[];
-}
+import { articlePages, squadArticles } from './qa-squad.ts';
 
 const args = process.argv.slice(2);
 const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
@@ -48,14 +38,9 @@ const examples: string[] = [];
 let answerable = 0;
 let wrongPage = 0;
 
-const articles = (JSON.parse(readFileSync(file, 'utf8')) as Squad).data.filter((_, i) => i % 2 === 0);
+const articles = squadArticles(file, 'tune');
 for (const article of articles) {
-  const pages: PageText[] = article.paragraphs.map((p, i) => ({
-    page: i + 1,
-    unit: 'page',
-    label: `page ${i + 1}`,
-    text: p.context,
-  }));
+  const pages = articlePages(article);
   const { passages, sentences } = buildPassages(pages);
   const index = buildIndex(passages);
   const overview = keySentences(sentences);

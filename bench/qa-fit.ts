@@ -7,7 +7,7 @@
 // 2. How much the short answer's fit counts when choosing among the best few sentences: a grid search.
 // 3. "Not in the document": a logistic model over REFUSAL_FEATURES (answerable or not), and the threshold on
 //    its probability that refuses at most 4 % of the answerable tuning questions.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { buildIndex } from '../packages/server/src/features/documents/nlp/answer.ts';
 import { buildPassages } from '../packages/server/src/features/documents/nlp/passages.ts';
 import {
@@ -29,19 +29,9 @@ import { quote } from '../packages/server/src/features/documents/nlp/summarise.t
 import { questionNames, wordsOf } from '../packages/server/src/features/documents/nlp/kind-cues.ts';
 import { questionKind } from '../packages/server/src/features/documents/nlp/question-kind.ts';
 import { queryTerms } from '../packages/server/src/features/documents/nlp/text-analysis.ts';
-import type { PageText } from '../packages/server/src/features/documents/text-types.ts';
 import { answerF1, normaliseAnswer } from '../packages/shared/src/answer-match.ts';
 import { fitLogistic, fitSoftmax } from './qa-fit-models.ts';
-
-interface Squad {
-  data: {
-    title: string;
-    paragraphs: {
-      context: string;
-      qas: { question: string; is_impossible?: boolean; answers: { text: string }[] }[];
-    }[];
-  }[];
-}
+import { articlePages, squadArticles } from './qa-squad.ts';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
@@ -60,16 +50,11 @@ interface Asked {
 }
 
 // The tuning articles only: even positions.
-const articles = (JSON.parse(readFileSync(file, 'utf8')) as Squad).data.filter((_, i) => i % 2 === 0);
+const articles = squadArticles(file, 'tune');
 const asked: Asked[] = [];
 const words = new Map<Asked, WordCounts>();
 for (const article of articles) {
-  const pages: PageText[] = article.paragraphs.map((p, i) => ({
-    page: i + 1,
-    unit: 'page',
-    label: `page ${i + 1}`,
-    text: p.context,
-  }));
+  const pages = articlePages(article);
   const { passages } = buildPassages(pages);
   const index = buildIndex(passages);
   article.paragraphs.forEach((paragraph, i) => {

@@ -6,24 +6,13 @@
 // held-out figures. The baseline is the sentence with most question-word overlap, in the same run.
 // The answer's models (sentence ranker, short-answer weights, "not in the document") are fitted on the tuning
 // articles alone by bench/qa-fit.ts.
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { answerOffline, buildIndex } from '../packages/server/src/features/documents/nlp/answer.ts';
 import { buildPassages } from '../packages/server/src/features/documents/nlp/passages.ts';
 import { keySentences } from '../packages/server/src/features/documents/nlp/summarise.ts';
 import { queryTerms, type Sentence } from '../packages/server/src/features/documents/nlp/text-analysis.ts';
-import type { PageText } from '../packages/server/src/features/documents/text-types.ts';
 import { answerF1, normaliseAnswer } from '../packages/shared/src/answer-match.ts';
-
-interface Squad {
-  data: {
-    title: string;
-    paragraphs: {
-      context: string;
-      qas: { id: string; question: string; is_impossible?: boolean; answers: { text: string }[] }[];
-    }[];
-  }[];
-}
+import { articlePages, squadArticles, type Split } from './qa-squad.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -35,7 +24,7 @@ if (!file) {
   console.log('Skipped: pass the path of SQuAD 2.0 dev-v2.0.json (npm run bench qa -- /path/dev-v2.0.json).');
   process.exit(0);
 }
-const split = option('--split') ?? 'held-out';
+const split = (option('--split') ?? 'held-out') as Split;
 const limit = Number(option('--limit') ?? Infinity);
 /** `--sweep`: answer everything, then print what each "not in the document" threshold would refuse. */
 const sweep = args.includes('--sweep');
@@ -134,20 +123,14 @@ function baseline(sentences: { s: Sentence; page: number }[], question: string):
   return { answered: true, short: text, shown: text, page: top?.page ?? null, ms: performance.now() - started };
 }
 
-const data = (JSON.parse(readFileSync(file, 'utf8')) as Squad).data;
-const chosen = data.filter((_, i) => split === 'all' || (split === 'tune' ? i % 2 === 0 : i % 2 === 1));
+const chosen = squadArticles(file, split);
 const ours = tally('offline engine');
 const base = tally('baseline: sentence with most question words');
 let indexMs = 0;
 let asked = 0;
 for (const article of chosen) {
   if (asked >= limit) break;
-  const pages: PageText[] = article.paragraphs.map((p, i) => ({
-    page: i + 1,
-    unit: 'page',
-    label: `page ${i + 1}`,
-    text: p.context,
-  }));
+  const pages = articlePages(article);
   const started = performance.now();
   const { passages, sentences } = buildPassages(pages);
   const index = buildIndex(passages);
