@@ -161,7 +161,7 @@ function candidates(tokens: Token[], focus: string | null): Candidate[] {
     }
     i = j;
   }
-  out.push(...lists(tokens));
+  out.push(...listCandidates(tokens));
   // "because …", "due to …": the clause up to the next comma or the end.
   for (let i = 0; i < tokens.length; i++) {
     if (!REASON_MARKERS.has(tokens[i]!.lower)) continue;
@@ -184,7 +184,7 @@ function candidates(tokens: Token[], focus: string | null): Candidate[] {
 
 /** "Liao, Jin, and Song", "commercial, scientific, and cultural": runs of nouns and adjectives joined by commas
  * and a final "and"/"or" (a list needs that conjunction: "Paris, France" is no list). */
-function lists(tokens: Token[]): Candidate[] {
+export function listCandidates(tokens: Token[]): Candidate[] {
   const runs: [number, number][] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!NOUNISH.has(tokens[i]!.pos) || tokens[i]!.stop) continue;

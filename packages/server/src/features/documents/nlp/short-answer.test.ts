@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BIOLOGY_PAGES } from '../test/biology.ts';
-import { answerSpan } from './answer-span.ts';
+import { answerSpan, listCandidates } from './answer-span.ts';
+import { sentenceTokens } from './sentence-tokens.ts';
 import { answerOffline, buildIndex, MIN_SUPPORT } from './answer.ts';
 import { buildPassages } from './passages.ts';
 import { questionKind } from './question-kind.ts';
@@ -96,6 +97,12 @@ describe('short answers: the span of the sentence that answers', () => {
     expect(span('The capital of the province is Lyon, and Paris is far.', 'Which city is the capital?')?.text).toBe(
       'Lyon',
     );
+    // A list of 150 grains is no short answer: only the lists of its last 30 tokens are read (each list read costs
+    // its length, so all of them would cost the square of the sentence).
+    const many = Array.from({ length: 150 }, (_, i) => `grain${i}`).join(', ');
+    const found = listCandidates(sentenceTokens(`The crops were ${many} and cotton.`));
+    expect(found.length).toBeGreaterThan(0);
+    expect(Math.max(...found.map((c) => c.to - c.from))).toBeLessThan(30);
   });
 
   it('does not answer with what is left of a name the question holds ("IV" of "Henry IV")', () => {
