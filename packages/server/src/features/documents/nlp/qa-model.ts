@@ -30,16 +30,16 @@ export const QA_MODEL = {
     partOfName: 1,
   },
   /** Choosing among the best sentences: the ranker's score plus these times the short answer's fit. */
-  pick: { sentencesRead: 3, span: 0.4, typed: 0 },
+  pick: { sentencesRead: 5, span: 0.4, typed: 0 },
   /** "Not in the document": logistic model over REFUSAL_FEATURES, refused below `threshold` or when the
    * sentence holds less than `minCoverage` of the question's weight. */
   refuse: {
     coefficients: [
-      0.0015, 0.3313, -0.6572, -0.8076, 0.2592, 0.0182, 0.3597, -0.663, 0.0615, 0.4322, 0.4639, 0.4166, -0.0769,
-      -1.1556, -0.5057, -0.7498, -0.4389, 0.29, -0.5257, -0.1633, 0.0727,
+      0.0039, 0.3188, -0.6619, -0.8179, 0.2591, 0.0192, 0.3663, -0.6626, 0.06, 0.4461, 0.4574, 0.4181, -0.0879, -1.1421,
+      -0.5164, -0.7388, -0.4331, 0.2882, -0.5215, -0.1632, 0.0797,
     ],
-    intercept: -2.465,
-    threshold: 0.2418,
+    intercept: -2.457,
+    threshold: 0.2437,
     minCoverage: 0.1,
   },
 };
